@@ -1,0 +1,420 @@
+"""The game: a Yukon position with its score, move counter and undo history.
+
+>>> game = Game.from_code("YU1-C-AAAAAAB")
+>>> game.view()["tableau"][1]
+['XX', '4H', '8D', '8H', '5C', 'JH']
+>>> result = game.play(Move.parse("t7:7S>t1"))
+Traceback (most recent call last):
+...
+games.engine.errors.IllegalMove: card_not_available: That card is not face up in that column.
+>>> result = game.play(Move.parse("t7:TS>auto"))
+>>> str(result.move), result.points, result.flipped
+('t7:TS>t2', 5, '8S')
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARD_NAMES, HIDDEN, RANK, RED, SUIT, SUITS, parse_card
+from .codes import GameCode, Rule, deal
+from .errors import IllegalMove
+from .moves import AUTO, FOUNDATION, Move
+
+UNDO_LIMIT = 100
+GROUP_LIMIT = 20
+FLIP_POINTS = 5
+FOUNDATION_POINTS = 10
+STATE_VERSION = 1
+
+
+def _fits_table(relaxed: bool) -> tuple[tuple[int, ...], ...]:
+    """For each card, the cards that may be put on it in the tableau."""
+    table = []
+    for top in range(52):
+        r = RANK[top]
+        table.append(
+            tuple(c for c in range(52) if RANK[c] == r - 1 and (relaxed or RED[c] != RED[top]))
+        )
+    return tuple(table)
+
+
+_FITS = {False: _fits_table(False), True: _fits_table(True)}
+# Every move the engine can list, made once: legal_moves() hands out these shared values.
+_TABLEAU_MOVES = {(s, c, t): Move(s, t, c) for s in range(7) for c in range(52) for t in range(7) if s != t}
+_TO_FOUNDATION = tuple(Move(s, FOUNDATION) for s in range(7))
+_FROM_FOUNDATION = {(f, t): Move(FOUNDATION + f, t) for f in range(4) for t in range(7)}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What an accepted move did: the concrete move (``auto`` resolved), its points, the card it flipped."""
+
+    move: Move | None
+    points: int
+    flipped: str | None
+
+
+class Game:
+    """A game of Yukon. Every change goes through :meth:`play` or :meth:`undo`."""
+
+    __slots__ = ("code", "rule", "relaxed", "columns", "down", "foundations", "score", "moves", "history", "last")
+
+    def __init__(
+        self,
+        code: GameCode,
+        columns: list[list[int]],
+        down: list[int],
+        foundations: list[int] | None = None,
+    ) -> None:
+        self.code = code
+        self.rule = code.rule
+        self.relaxed = code.rule is Rule.RELAXED
+        self.columns = columns
+        self.down = down
+        self.foundations = foundations if foundations is not None else [0, 0, 0, 0]
+        self.score = 0
+        self.moves = 0
+        # (src, dst, count, flipped, points, card): enough to reverse one move, never a copy.
+        self.history: deque[tuple[int, int, int, bool, int, int]] = deque(maxlen=UNDO_LIMIT)
+        self.last: MoveResult | None = None
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, code: GameCode) -> Game:
+        columns, down = deal(code.number)
+        return cls(code, columns, down)
+
+    @classmethod
+    def from_code(cls, text: str) -> Game:
+        return cls.new(GameCode.parse(text))
+
+    @classmethod
+    def from_layout(
+        cls,
+        columns: Iterable[Iterable[str]],
+        foundations: dict[str, str | None] | None = None,
+        *,
+        rule: Rule = Rule.CLASSIC,
+        code: GameCode | None = None,
+    ) -> Game:
+        """A position from card names, bottom to top, lower case for face down (tests, fixtures).
+
+        The layout need not hold all 52 cards; ``foundations`` names each suit's top card.
+        """
+        cols: list[list[int]] = []
+        down: list[int] = []
+        for column in columns:
+            names = list(column)
+            cols.append([parse_card(n) for n in names])
+            hidden = 0
+            while hidden < len(names) and names[hidden] != names[hidden].upper():
+                hidden += 1
+            if any(n != n.upper() for n in names[hidden:]):
+                raise ValueError("face-down cards must lie below the face-up ones")
+            if hidden and hidden == len(names):
+                raise ValueError("the last card of a column is face up")
+            down.append(hidden)
+        if len(cols) != 7:
+            raise ValueError("a layout has 7 columns")
+        tops = [0, 0, 0, 0]
+        for suit, top in (foundations or {}).items():
+            if top:
+                card = parse_card(top)
+                if SUITS[SUIT[card]] != suit.upper():
+                    raise ValueError(f"{top!r} is not a card of suit {suit!r}")
+                tops[SUIT[card]] = RANK[card]
+        return cls(code or GameCode(Rule(rule), 0), cols, down, tops)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def is_won(self) -> bool:
+        return self.foundations == [13, 13, 13, 13]
+
+    @property
+    def status(self) -> str:
+        return "won" if self.is_won else "playing"
+
+    @property
+    def undo_available(self) -> int:
+        return 0 if self.is_won else len(self.history)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, pointless ones included, each tableau move once per (card, column)."""
+        columns, down, fits = self.columns, self.down, _FITS[self.relaxed]
+        wanted: dict[int, list[int]] = {}
+        empties = []
+        for t in range(7):
+            col = columns[t]
+            if col:
+                for card in fits[col[-1]]:
+                    wanted.setdefault(card, []).append(t)
+            else:
+                empties.append(t)
+        moves: list[Move] = []
+        append = moves.append
+        tableau_moves = _TABLEAU_MOVES
+        foundations = self.foundations
+        for s in range(7):
+            col = columns[s]
+            if not col:
+                continue
+            length = len(col)
+            start = down[s]
+            if length - start > GROUP_LIMIT:
+                start = length - GROUP_LIMIT
+            for i in range(start, length):
+                card = col[i]
+                targets = wanted.get(card)
+                if targets:
+                    for t in targets:
+                        if t != s:
+                            append(tableau_moves[s, card, t])
+                if empties and RANK[card] == 13:
+                    for t in empties:
+                        append(tableau_moves[s, card, t])
+            last = col[-1]
+            if foundations[SUIT[last]] == RANK[last] - 1:
+                append(_TO_FOUNDATION[s])
+        for f in range(4):
+            top = foundations[f]
+            if top:
+                card = f * 13 + top - 1
+                for t in wanted.get(card, ()):
+                    append(_FROM_FOUNDATION[f, t])
+                if top == 13:
+                    for t in empties:
+                        append(_FROM_FOUNDATION[f, t])
+        return moves
+
+    # -- changes ------------------------------------------------------------------------------
+    def play(self, move: Move) -> MoveResult:
+        """Check ``move`` against the rules and make it; ``IllegalMove`` and no change otherwise."""
+        if self.foundations == [13, 13, 13, 13]:
+            raise IllegalMove("game_over")
+        src, dst = move.src, move.dst
+        columns = self.columns
+        if src >= FOUNDATION:
+            suit = src - FOUNDATION
+            top = self.foundations[suit]
+            if not top:
+                raise IllegalMove("empty_source")
+            card = suit * 13 + top - 1
+            if move.card is not None and move.card != card:
+                raise IllegalMove("card_not_available")
+            if dst >= FOUNDATION or dst == AUTO:
+                raise IllegalMove("illegal_move")
+            self._check_fit(card, dst)
+            columns[dst].append(card)
+            self.foundations[suit] = top - 1
+            return self._record(src, dst, 1, False, 0, card, move)
+
+        col = columns[src]
+        if not col:
+            raise IllegalMove("empty_source")
+        if move.card is None:
+            index = len(col) - 1
+        else:
+            try:
+                index = col.index(move.card, self.down[src])
+            except ValueError:
+                raise IllegalMove("card_not_available") from None
+        card = col[index]
+        if dst == FOUNDATION:
+            if index != len(col) - 1:
+                raise IllegalMove("illegal_move")
+            suit = SUIT[card]
+            if self.foundations[suit] != RANK[card] - 1:
+                raise IllegalMove("not_next_on_foundation")
+            col.pop()
+            self.foundations[suit] += 1
+            flipped = self._flip(src)
+            points = FOUNDATION_POINTS + (FLIP_POINTS if flipped else 0)
+            return self._record(src, FOUNDATION + suit, 1, flipped, points, card, move)
+        count = len(col) - index
+        if count > GROUP_LIMIT:
+            raise IllegalMove("group_too_large")
+        if dst == AUTO:
+            dst = self._auto_target(src, card)
+            move = _TABLEAU_MOVES[src, card, dst]
+        elif dst == src:
+            raise IllegalMove("same_column")
+        else:
+            self._check_fit(card, dst)
+        columns[dst].extend(col[index:])
+        del col[index:]
+        flipped = self._flip(src)
+        return self._record(src, dst, count, flipped, FLIP_POINTS if flipped else 0, card, move)
+
+    def tap(self, column: int) -> MoveResult:
+        """Tap the last card of column 1..7: it goes to its foundation if it can."""
+        return self.play(_TO_FOUNDATION[_column_index(column)])
+
+    def double_tap(self, column: int, card: str | int) -> MoveResult:
+        """Double-tap a face-up card: its group goes to the best column (see :meth:`_auto_target`)."""
+        card_index = parse_card(card) if isinstance(card, str) else card
+        return self.play(Move(_column_index(column), AUTO, card_index))
+
+    def undo(self) -> MoveResult:
+        """Take back the last move (up to 100); counts as a move itself."""
+        if self.foundations == [13, 13, 13, 13]:
+            raise IllegalMove("game_over")
+        if not self.history:
+            raise IllegalMove("nothing_to_undo")
+        src, dst, count, flipped, points, card = self.history.pop()
+        columns = self.columns
+        if flipped:
+            self.down[src] += 1
+        if src >= FOUNDATION:  # a take-back: the card returns to its foundation
+            columns[dst].pop()
+            self.foundations[src - FOUNDATION] += 1
+        elif dst >= FOUNDATION:
+            self.foundations[dst - FOUNDATION] -= 1
+            columns[src].append(card)
+        else:
+            target = columns[dst]
+            columns[src].extend(target[-count:])
+            del target[-count:]
+        self.score -= points
+        self.moves += 1
+        self.last = result = MoveResult(None, -points, None)
+        return result
+
+    # -- internals ----------------------------------------------------------------------------
+    def _check_fit(self, card: int, dst: int) -> None:
+        target = self.columns[dst]
+        if not target:
+            if RANK[card] != 13:
+                raise IllegalMove("only_king_on_empty")
+        elif card not in _FITS[self.relaxed][target[-1]]:
+            raise IllegalMove("does_not_fit", relaxed=self.relaxed)
+
+    def _auto_target(self, src: int, card: int) -> int:
+        """The double-tap target: the longest column the card fits (lowest number on a tie),
+        else the lowest empty column for a King."""
+        best = -1
+        best_length = 0
+        fits = _FITS[self.relaxed]
+        for t, col in enumerate(self.columns):
+            if t != src and col and card in fits[col[-1]] and len(col) > best_length:
+                best, best_length = t, len(col)
+        if best >= 0:
+            return best
+        if RANK[card] == 13:
+            for t, col in enumerate(self.columns):
+                if not col and t != src:
+                    return t
+            raise IllegalMove("only_king_on_empty")
+        raise IllegalMove("does_not_fit", relaxed=self.relaxed)
+
+    def _flip(self, column: int) -> bool:
+        down = self.down[column]
+        if down and down == len(self.columns[column]):
+            self.down[column] = down - 1
+            return True
+        return False
+
+    def _record(
+        self, src: int, dst: int, count: int, flipped: bool, points: int, card: int, move: Move
+    ) -> MoveResult:
+        self.history.append((src, dst, count, flipped, points, card))
+        self.score += points
+        self.moves += 1
+        self.last = result = MoveResult(
+            move, points, CARD_NAMES[self.columns[src][-1]] if flipped else None
+        )
+        return result
+
+    # -- views and storage -------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """What the player may see: every face-down card is ``"XX"``."""
+        tableau = [
+            [HIDDEN] * d + [CARD_NAMES[c] for c in col[d:]] for col, d in zip(self.columns, self.down)
+        ]
+        won = self.is_won
+        return {
+            "tableau": tableau,
+            "foundations": {
+                SUITS[f]: (CARD_NAMES[f * 13 + top - 1] if top else None)
+                for f, top in enumerate(self.foundations)
+            },
+            "score": self.score,
+            "moves": self.moves,
+            "undo_available": self.undo_available,
+            "legal_moves": [] if won else [m.to_json() for m in self.legal_moves()],
+            "status": "won" if won else "playing",
+            "last": None
+            if self.last is None
+            else {"points": self.last.points, "flipped": self.last.flipped},
+        }
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole game for the server's storage (face-down cards included): JSON-ready."""
+        return {
+            "v": STATE_VERSION,
+            "code": str(self.code),
+            "t": [
+                "".join(CARD_NAMES[c].lower() if i < d else CARD_NAMES[c] for i, c in enumerate(col))
+                for col, d in zip(self.columns, self.down)
+            ],
+            "f": list(self.foundations),
+            "score": self.score,
+            "moves": self.moves,
+            "h": [list(entry) for entry in self.history],
+            "last": None if self.last is None else [self.last.points, self.last.flipped],
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Game:
+        if state.get("v") != STATE_VERSION:
+            raise ValueError(f"unknown state version: {state.get('v')!r}")
+        layout = [[text[i : i + 2] for i in range(0, len(text), 2)] for text in state["t"]]
+        code = GameCode.parse(state["code"])
+        game = cls.from_layout(layout, code=code)
+        game.foundations = list(state["f"])
+        game.score = state["score"]
+        game.moves = state["moves"]
+        game.history.extend(
+            (src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]
+        )
+        last = state.get("last")
+        game.last = None if last is None else MoveResult(None, last[0], last[1])
+        return game
+
+    @classmethod
+    def replay(cls, code: GameCode | str, entries: Iterable[str]) -> Game:
+        """The game after the logged moves (``str(move)`` texts, or ``"undo"``)."""
+        game = cls.new(code if isinstance(code, GameCode) else GameCode.parse(code))
+        for entry in entries:
+            if entry == "undo":
+                game.undo()
+            else:
+                game.play(Move.parse(entry))
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_state() == other.to_state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.code} moves={self.moves} score={self.score} {self.status}>"
+
+    def __str__(self) -> str:
+        view = self.view()
+        lines = [f"{self.code}  score {self.score}  moves {self.moves}  {self.status}"]
+        lines.append("foundations: " + " ".join(v or "--" for v in view["foundations"].values()))
+        for n, col in enumerate(view["tableau"], 1):
+            lines.append(f"t{n}: " + " ".join(col))
+        return "\n".join(lines)
+
+
+def _column_index(column: int) -> int:
+    if not isinstance(column, int) or not 1 <= column <= 7:
+        raise ValueError(f"bad column: {column!r} (expected 1..7)")
+    return column - 1
