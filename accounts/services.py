@@ -1,0 +1,92 @@
+"""Accounts: registration, what happens on sign-in, and the play settings of accounts and guests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from common.errors import ApplicationError
+from games.services import games_claim_guest
+
+from .models import SETTING_DEFAULTS, Profile
+
+GUEST_SETTINGS_KEY = "settings"
+
+
+def user_register(*, username: str, password: str, settings: Mapping[str, bool] | None = None) -> Any:
+    """A new account with its profile (starting from ``settings``, e.g. the guest's) and API token."""
+    User = get_user_model()
+    try:
+        User.username_validator(username)
+    except ValidationError as exc:
+        raise ApplicationError("bad_username", 400, reason=" ".join(exc.messages)) from None
+    if User.objects.filter(username__iexact=username).exists():
+        raise ApplicationError("username_taken", 400)
+    try:
+        validate_password(password, user=User(username=username))
+    except ValidationError as exc:
+        reasons = " ".join(exc.messages)
+        raise ApplicationError("weak_password", 400, reason=reasons) from None
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+            Profile.objects.create(user=user, **_clean_settings(settings or {}))
+            Token.objects.create(user=user)
+    except IntegrityError:  # registered at the same moment by someone else
+        raise ApplicationError("username_taken", 400) from None
+    return user
+
+
+def user_signed_in(*, user: Any, guest_session_key: str | None) -> str:
+    """After register or login: the guest's games of that session move to the account.
+
+    Returns the account's API token key.
+    """
+    with transaction.atomic():
+        games_claim_guest(session_key=guest_session_key, user=user)
+        token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def user_token_revoke(*, user: Any) -> None:
+    Token.objects.filter(user=user).delete()
+
+
+def player_settings_get(*, user: Any | None, session: Mapping[str, Any]) -> dict[str, bool]:
+    """The play settings: the account's profile, or the guest's session (defaults where unset)."""
+    if user is not None:
+        return _profile_of(user).settings()
+    return {**SETTING_DEFAULTS, **_clean_settings(session.get(GUEST_SETTINGS_KEY, {}))}
+
+
+def player_settings_update(
+    *, user: Any | None, session: MutableMapping[str, Any], changes: Mapping[str, bool]
+) -> dict[str, bool]:
+    changes = _clean_settings(changes)
+    if user is None:
+        session[GUEST_SETTINGS_KEY] = {**player_settings_get(user=None, session=session), **changes}
+        return player_settings_get(user=None, session=session)
+    with transaction.atomic():
+        profile = _profile_of(user, lock=True)
+        for name, value in changes.items():
+            setattr(profile, name, value)
+        if changes:
+            profile.save(update_fields=list(changes))
+    return profile.settings()
+
+
+def _profile_of(user: Any, *, lock: bool = False) -> Profile:
+    """The user's profile, created with the defaults for accounts made elsewhere (createsuperuser)."""
+    manager = Profile.objects.select_for_update() if lock else Profile.objects
+    profile, _ = manager.get_or_create(user=user)
+    return profile
+
+
+def _clean_settings(values: Mapping[str, Any]) -> dict[str, bool]:
+    return {name: bool(values[name]) for name in SETTING_DEFAULTS if name in values}

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("register", api.RegisterApi.as_view(), name="auth-register"),
+    path("login", api.LoginApi.as_view(), name="auth-login"),
+    path("logout", api.LogoutApi.as_view(), name="auth-logout"),
+    path("me", api.MeApi.as_view(), name="auth-me"),
+    path("settings", api.SettingsApi.as_view(), name="auth-settings"),
+]

@@ -1,0 +1,1 @@
+"""Pieces every API app shares: errors, the JSON parser, authentication, sessions, base view."""

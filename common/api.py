@@ -1,0 +1,23 @@
+"""The base class of every API view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.middleware.csrf import get_token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+
+class ApiView(APIView):
+    """Hands cookie-based clients (the browser) their CSRF cookie.
+
+    Unsafe requests that carry a session cookie must send its value back as ``X-CSRFToken``
+    (see ``common.authentication.GuestSessionAuthentication``); token clients need nothing.
+    """
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        if "HTTP_AUTHORIZATION" not in request.META:
+            get_token(request._request)
+        return super().finalize_response(request, response, *args, **kwargs)

@@ -1,0 +1,65 @@
+"""Texts of the API's own error codes, in German (default) and English (SPEC section 8).
+
+Rule refusals are explained by the engine (``games.engine.explain``); these are the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.utils import translation
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
+    "bad_move": ("Das ist kein gültiger Zug: {reason}", "That is not a valid move: {reason}"),
+    "bad_code": (
+        "Ungültiger Spielcode {text}: erwartet wird z. B. YU1-C-AAAAAAB.",
+        "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.",
+    ),
+    "not_found": ("Nicht gefunden.", "Not found."),
+    "stale": (
+        "Die Partie hat sich inzwischen geändert (Zug {moves}, nicht {seq}): bitte neu laden.",
+        "The game has changed meanwhile (move {moves}, not {seq}): please reload it.",
+    ),
+    "idempotency_conflict": (
+        "Dieser Idempotency-Key wurde schon für eine andere Anfrage verwendet.",
+        "This Idempotency-Key was already used for a different request.",
+    ),
+    "bad_idempotency_key": (
+        "Der Idempotency-Key muss aus 1 bis 255 sichtbaren ASCII-Zeichen bestehen.",
+        "The Idempotency-Key must be 1 to 255 visible ASCII characters.",
+    ),
+    "not_available": (
+        "Die Tagespartie ist noch nicht verfügbar.",
+        "The daily deal is not available yet.",
+    ),
+    "bad_credentials": (
+        "Benutzername oder Passwort ist falsch.",
+        "The username or password is wrong.",
+    ),
+    "username_taken": ("Dieser Benutzername ist schon vergeben.", "This username is already taken."),
+    "bad_username": ("Ungültiger Benutzername: {reason}", "Invalid username: {reason}"),
+    "weak_password": ("Das Passwort ist zu schwach: {reason}", "The password is too weak: {reason}"),
+    "not_authenticated": ("Bitte melde dich an.", "Please log in."),
+    "csrf_failed": (
+        "CSRF-Prüfung fehlgeschlagen: den Wert des Cookies csrftoken als Header X-CSRFToken mitsenden.",
+        "CSRF check failed: send the value of the csrftoken cookie as the X-CSRFToken header.",
+    ),
+    "payload_too_large": ("Die Anfrage ist zu groß.", "The request is too large."),
+    "server_error": (
+        "Ein interner Fehler ist aufgetreten. Bitte versuche es erneut.",
+        "An internal error occurred. Please try again.",
+    ),
+}
+
+
+def current_language() -> str:
+    """``"en"`` when the request prefers English, else ``"de"`` (LocaleMiddleware decides)."""
+    return "en" if (translation.get_language() or "de").lower().startswith("en") else "de"
+
+
+def message(code: str, lang: str | None = None, **params: object) -> str:
+    """The text of ``code`` in ``lang`` (default: the active language), with ``params`` filled in."""
+    german, english = MESSAGES.get(code, MESSAGES["bad_request"])
+    template = english if (lang or current_language()) == "en" else german
+    return template.format(**params) if params else template

@@ -1,0 +1,184 @@
+"""The games API: thin views that parse, call a service or selector, and render."""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+
+from common.api import ApiView
+from common.errors import ApplicationError
+from common.messages import message
+from common.pagination import LongPagePagination, PagePagination
+from common.serializers import ErrorSerializer
+from games.engine import BadCode, BadMove, GameCode, Move, Rule
+
+from . import selectors, services
+from .players import Player
+from .presenters import game_state, game_summary, move_log_entry
+from .serializers import (
+    GameStartSerializer,
+    GameStateSerializer,
+    GameSummarySerializer,
+    MoveLogEntrySerializer,
+    MovePlaySerializer,
+    UndoSerializer,
+)
+
+_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    name="Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
+    "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
+)
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
+
+
+def player_of(request: Request, *, start_session: bool = False) -> Player:
+    """The account of the request, or the guest of its session (started here if asked to)."""
+    if request.user.is_authenticated:
+        return Player(user=request.user)
+    session = request.session
+    if session.session_key is None and start_session:
+        session["guest"] = True
+        session.save()
+    return Player(session_key=session.session_key)
+
+
+def _idempotency(request: Request) -> services.Idempotency | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ApplicationError("bad_idempotency_key", 400)
+    return services.Idempotency.of(key=key, method=request.method or "", path=request.path, body=request.data)
+
+
+def _state_response(outcome: services.MoveOutcome) -> Response:
+    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
+    return Response(outcome.state, headers=headers)
+
+
+class GameListCreateApi(ApiView, GenericAPIView):
+    pagination_class = PagePagination
+    throttle_scope = "game_start"
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="Your games, newest first",
+        responses={200: GameSummarySerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        page = self.paginate_queryset(selectors.game_list(player=player_of(request)))
+        return self.get_paginated_response([game_summary(game=game, now=now) for game in page or []])
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Start a game",
+        request=GameStartSerializer,
+        responses={201: GameStateSerializer, **_errors(400, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = GameStartSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        code = None
+        if "code" in data:
+            try:
+                code = GameCode.parse(data["code"])
+            except BadCode:
+                raise ApplicationError("bad_code", 400, text=repr(data["code"])) from None
+        game = services.game_start(
+            player=player_of(request, start_session=True),
+            rule=Rule(data["rule"]) if "rule" in data else None,
+            code=code,
+            daily=data["daily"],
+        )
+        return Response(game_state(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(ApiView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="A game's state",
+        responses={200: GameStateSerializer, **_errors(404)},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(game_id=game_id, player=player_of(request))
+        return Response(game_state(game=game, now=timezone.now()))
+
+
+class GameMovesApi(ApiView, GenericAPIView):
+    pagination_class = LongPagePagination
+
+    @extend_schema(
+        operation_id="games_moves_list",
+        summary="The move log",
+        responses={200: MoveLogEntrySerializer(many=True), **_errors(404)},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(game_id=game_id, player=player_of(request))
+        page = self.paginate_queryset(selectors.move_log_list(game=game))
+        return self.get_paginated_response([move_log_entry(entry) for entry in page or []])
+
+    @extend_schema(
+        operation_id="games_moves_create",
+        summary="Play a move",
+        request=MovePlaySerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        serializer = MovePlaySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            move = Move.from_json(serializer.move_json())
+        except BadMove as exc:
+            reason = str(exc)
+            raise ApplicationError("bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason))
+        outcome = services.game_play(
+            game_id=game_id,
+            player=player_of(request),
+            move=move,
+            seq=serializer.validated_data.get("seq"),
+            idempotency=_idempotency(request),
+        )
+        return _state_response(outcome)
+
+
+class GameUndoApi(ApiView):
+    @extend_schema(
+        operation_id="games_undo",
+        summary="Undo the last move",
+        request=UndoSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        serializer = UndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = services.game_undo(
+            game_id=game_id,
+            player=player_of(request),
+            seq=serializer.validated_data.get("seq"),
+            idempotency=_idempotency(request),
+        )
+        return _state_response(outcome)

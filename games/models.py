@@ -1,0 +1,102 @@
+"""Games, their move logs and the records that make move requests idempotent.
+
+The engine's full state (face-down cards included) lives in ``Game.state`` and never leaves
+the server; what a player sees is built from it by :mod:`games.presenters`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class RuleChoices(models.TextChoices):
+    CLASSIC = "classic", "Klassisch"
+    RELAXED = "relaxed", "Gelockert"
+
+
+class StatusChoices(models.TextChoices):
+    PLAYING = "playing", "playing"
+    WON = "won", "won"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    # A guest's game belongs to a browser session until the guest registers or logs in.
+    guest_session_key = models.CharField(max_length=40, blank=True, default="")
+    code = models.CharField(max_length=16)
+    rule = models.CharField(max_length=8, choices=RuleChoices.choices)
+    daily = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=StatusChoices.choices, default=StatusChoices.PLAYING)
+    state = models.JSONField()
+    score = models.PositiveIntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
+            models.Index(fields=["guest_session_key", "-created_at"], name="game_guest_recent"),
+            models.Index(fields=["daily", "status"], name="game_daily_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(guest_session_key=""), name="game_has_owner_or_guest"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.rule}, {self.status})"
+
+    def elapsed_ms(self, now: datetime) -> int:
+        """Server time of the game: from creation to the win, or to ``now`` while it runs."""
+        end = self.finished_at or now
+        return max(0, int((end - self.created_at).total_seconds() * 1000))
+
+
+class MoveLog(models.Model):
+    """One accepted move or undo. ``seq`` is the move counter after it (1, 2, ...)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    move = models.CharField(max_length=24)  # str(Move), e.g. "t3:7H>t5", or "undo"
+    points = models.IntegerField()
+    flipped = models.CharField(max_length=2, blank=True, default="")  # the card turned face up
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="movelog_game_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.seq} {self.move}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a request that carried an ``Idempotency-Key``: retries get it again."""
+
+    key = models.CharField(max_length=255)
+    scope = models.CharField(max_length=80)  # "user:<id>" or "session:<key>"
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64)  # sha256 of method, path and body
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "key"], name="idempotency_scope_key_unique")]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.key}"

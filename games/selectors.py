@@ -1,0 +1,29 @@
+"""Reads: a player's games and their move logs."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.db.models import QuerySet
+
+from common.errors import ApplicationError
+
+from .models import Game, MoveLog
+from .players import Player
+
+
+def game_get(*, game_id: UUID, player: Player) -> Game:
+    """The player's game; someone else's (or another session's) is ``not_found``, as is a missing one."""
+    try:
+        return Game.objects.filter(player.owns()).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ApplicationError("not_found", 404) from None
+
+
+def game_list(*, player: Player) -> QuerySet[Game]:
+    """The player's games, newest first, without the (large, secret) engine state."""
+    return Game.objects.filter(player.owns()).defer("state").order_by("-created_at", "-pk")
+
+
+def move_log_list(*, game: Game) -> QuerySet[MoveLog]:
+    return MoveLog.objects.filter(game=game).order_by("seq")

@@ -1,0 +1,131 @@
+"""Input parsing and the documented shapes of the games API (SPEC section 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from .models import RuleChoices, StatusChoices
+
+MAX_SEQ = 2**31 - 1
+
+
+class _FromFieldMixin:
+    """``from`` is a Python keyword: the field is declared as ``from_`` and renamed here."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()  # type: ignore[misc]
+        return {("from" if name == "from_" else name): field for name, field in fields.items()}
+
+
+class MoveSerializer(_FromFieldMixin, serializers.Serializer):
+    """A move: ``{"from": "t3", "card": "7H", "to": "t5"}``."""
+
+    from_ = serializers.CharField(
+        max_length=8, help_text="Source: a column `t1`..`t7` or a foundation `fS` `fH` `fD` `fC`."
+    )
+    card = serializers.CharField(
+        max_length=8,
+        required=False,
+        allow_null=True,
+        help_text="Bottom card of the moved group, e.g. `7H` (rank `A23456789TJQK`, suit `SHDC`). "
+        "Without it: the last card of the column.",
+    )
+    to = serializers.CharField(
+        max_length=8, help_text="Target: a column `t1`..`t7`, `f` (the card's foundation) or `auto` (double-tap)."
+    )
+
+
+class SeqSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEQ,
+        required=False,
+        allow_null=True,
+        help_text="The move counter the client last saw; if the game is elsewhere, 409 `stale`.",
+    )
+
+
+class MovePlaySerializer(MoveSerializer, SeqSerializer):
+    """A move to play, with the optional move counter the client last saw."""
+
+    def move_json(self) -> dict[str, Any]:
+        data = self.validated_data
+        return {key: data[key] for key in ("from", "card", "to") if data.get(key) is not None}
+
+
+class UndoSerializer(SeqSerializer):
+    """An undo, with the optional move counter the client last saw."""
+
+
+class GameStartSerializer(serializers.Serializer):
+    """Start a game: a random deal of `rule` (classic if nothing is given), a `code`, or the daily deal."""
+
+    rule = serializers.ChoiceField(choices=RuleChoices.choices, required=False)
+    code = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive)."
+    )
+    daily = serializers.BooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [name for name in ("rule", "code") if name in attrs] + (["daily"] if attrs.get("daily") else [])
+        if len(given) > 1:
+            raise serializers.ValidationError("give one of 'rule', 'code' or 'daily', not several")
+        return attrs
+
+
+class FoundationsSerializer(serializers.Serializer):
+    S = serializers.CharField(allow_null=True, help_text="Top card of the spades foundation, or null.")
+    H = serializers.CharField(allow_null=True)
+    D = serializers.CharField(allow_null=True)
+    C = serializers.CharField(allow_null=True)
+
+
+class LastMoveSerializer(serializers.Serializer):
+    points = serializers.IntegerField(help_text="Points of the last accepted move (negative for an undo).")
+    flipped = serializers.CharField(allow_null=True, help_text="The card that move turned face up, or null.")
+
+
+class GameStateSerializer(serializers.Serializer):
+    """A game as the player sees it. Face-down cards are `XX`."""
+
+    id = serializers.UUIDField()
+    code = serializers.CharField(allow_null=True, help_text="Null for today's daily deal (until the UTC day ends).")
+    rule = serializers.ChoiceField(choices=RuleChoices.choices)
+    daily = serializers.DateField(allow_null=True, help_text="The UTC date of a daily deal, else null.")
+    status = serializers.ChoiceField(choices=StatusChoices.choices)
+    tableau = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Seven columns, bottom to top; `XX` is a face-down card.",
+    )
+    foundations = FoundationsSerializer()
+    score = serializers.IntegerField(min_value=0)
+    moves = serializers.IntegerField(min_value=0, help_text="The move counter (undos count too).")
+    elapsed_ms = serializers.IntegerField(min_value=0, help_text="Server time from creation to the win (or now).")
+    undo_available = serializers.IntegerField(min_value=0, help_text="How many moves can be undone (at most 100).")
+    legal_moves = MoveSerializer(many=True, help_text="Every legal move of the position.")
+    last = LastMoveSerializer(allow_null=True, help_text="The last accepted move or undo, or null.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    """A game in the list of one's games (no cards)."""
+
+    id = serializers.UUIDField()
+    code = serializers.CharField(allow_null=True)
+    rule = serializers.ChoiceField(choices=RuleChoices.choices)
+    daily = serializers.DateField(allow_null=True)
+    status = serializers.ChoiceField(choices=StatusChoices.choices)
+    score = serializers.IntegerField(min_value=0)
+    moves = serializers.IntegerField(min_value=0)
+    elapsed_ms = serializers.IntegerField(min_value=0)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MoveLogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1, help_text="The move counter after this move.")
+    move = serializers.CharField(help_text="The move as text, e.g. `t3:7H>t5`, `t1>f`, `fH>t2`, or `undo`.")
+    points = serializers.IntegerField()
+    flipped = serializers.CharField(allow_null=True, help_text="The card this move turned face up, or null.")
+    at = serializers.DateTimeField(help_text="Server time of the move.")

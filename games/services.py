@@ -1,0 +1,213 @@
+"""Writes: starting games, moves and undos, and handing a guest's games to an account.
+
+Every change of a game is one transaction with the game row locked (``select_for_update``):
+the move is checked by the engine, appended to the move log and the row updated. A request
+with an ``Idempotency-Key`` stores its answer in the same transaction; a retry gets that answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from common.errors import ApplicationError
+from games.engine import Game as EngineGame
+from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
+
+from .daily import daily_code_for
+from .models import Game, IdempotencyRecord, MoveLog, StatusChoices
+from .players import Player
+from .presenters import game_state
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """The ``Idempotency-Key`` of a request and a fingerprint of what it asked for."""
+
+    key: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, *, key: str, method: str, path: str, body: Any) -> Idempotency:
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+        digest = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
+        return cls(key=key, fingerprint=digest)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """The state answer of an accepted move or undo; ``replayed`` when it is a stored first answer."""
+
+    state: dict[str, Any]
+    replayed: bool = False
+
+
+def game_start(
+    *,
+    player: Player,
+    rule: Rule | None = None,
+    code: GameCode | None = None,
+    daily: bool = False,
+    now: datetime | None = None,
+) -> Game:
+    """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic)."""
+    if player.user is None and not player.session_key:
+        raise ValueError("a guest game needs a session key")
+    now = now or timezone.now()
+    day = None
+    if daily:
+        day = now.date()
+        code = daily_code_for(day=day)
+    elif code is None:
+        code = GameCode.random(rule or Rule.CLASSIC)
+    engine = EngineGame.new(code)
+    return Game.objects.create(
+        owner=player.user,
+        guest_session_key="" if player.user is not None else player.session_key,
+        code=str(code),
+        rule=code.rule.value,
+        daily=day,
+        state=engine.to_state(),
+        created_at=now,
+    )
+
+
+def game_play(
+    *,
+    game_id: UUID,
+    player: Player,
+    move: Move,
+    seq: int | None = None,
+    idempotency: Idempotency | None = None,
+) -> MoveOutcome:
+    """Play ``move``; ``stale`` (409) if ``seq`` is not the move counter, the rule's reason (422) if refused."""
+    return _game_change(
+        game_id=game_id, player=player, seq=seq, idempotency=idempotency, change=lambda engine: engine.play(move)
+    )
+
+
+def game_undo(
+    *,
+    game_id: UUID,
+    player: Player,
+    seq: int | None = None,
+    idempotency: Idempotency | None = None,
+) -> MoveOutcome:
+    """Take back the last move (it counts as a move); ``nothing_to_undo`` or ``game_over`` (422)."""
+    return _game_change(
+        game_id=game_id, player=player, seq=seq, idempotency=idempotency, change=lambda engine: engine.undo()
+    )
+
+
+def games_claim_guest(*, session_key: str | None, user: Any) -> int:
+    """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many."""
+    if not session_key:
+        return 0
+    return Game.objects.filter(owner__isnull=True, guest_session_key=session_key).update(
+        owner=user, guest_session_key=""
+    )
+
+
+# -- internals -----------------------------------------------------------------------------------
+
+
+def _game_change(
+    *,
+    game_id: UUID,
+    player: Player,
+    seq: int | None,
+    idempotency: Idempotency | None,
+    change: Callable[[EngineGame], MoveResult],
+) -> MoveOutcome:
+    try:
+        with transaction.atomic():
+            game = _game_lock(game_id=game_id, player=player)
+            if idempotency is not None:
+                record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
+                if record is not None:
+                    return _replay(record, idempotency)
+            error: ApplicationError | None = None
+            try:
+                state = _game_apply(game=game, seq=seq, change=change, now=timezone.now())
+                status, body = 200, state
+            except ApplicationError as exc:  # refused: nothing changed, but the answer is kept
+                error = exc
+                status, body = exc.status, exc.payload()
+            if idempotency is not None:
+                IdempotencyRecord.objects.create(
+                    key=idempotency.key,
+                    scope=player.scope,
+                    game=game,
+                    fingerprint=idempotency.fingerprint,
+                    response_status=status,
+                    response_body=body,
+                )
+    except IntegrityError:
+        # Another request stored the same key first (on another game: the row locks differ).
+        record = (
+            IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
+            if idempotency is not None
+            else None
+        )
+        if record is None or idempotency is None:
+            raise
+        return _replay(record, idempotency)
+    if error is not None:
+        raise error
+    return MoveOutcome(state=body)
+
+
+def _game_lock(*, game_id: UUID, player: Player) -> Game:
+    try:
+        return Game.objects.select_for_update().filter(player.owns()).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ApplicationError("not_found", 404) from None
+
+
+def _game_apply(
+    *, game: Game, seq: int | None, change: Callable[[EngineGame], MoveResult], now: datetime
+) -> dict[str, Any]:
+    if seq is not None and seq != game.moves:
+        raise ApplicationError("stale", 409, moves=game.moves, seq=seq)
+    engine = EngineGame.from_state(game.state)
+    try:
+        result = change(engine)
+    except IllegalMove as exc:
+        raise ApplicationError(exc.reason, 422, detail=exc.explain) from None
+    MoveLog.objects.create(
+        game=game,
+        seq=engine.moves,
+        move="undo" if result.move is None else str(result.move),
+        points=result.points,
+        flipped=result.flipped or "",
+        created_at=now,
+    )
+    game.state = engine.to_state()
+    game.score = engine.score
+    game.moves = engine.moves
+    game.version += 1
+    fields = ["state", "score", "moves", "version"]
+    if engine.is_won:
+        game.status = StatusChoices.WON
+        game.finished_at = now
+        fields += ["status", "finished_at"]
+        # Issue 4: personal bests and daily ranks go out here, via transaction.on_commit(task.delay(id)).
+    game.save(update_fields=fields)
+    return game_state(game=game, engine=engine, now=now)
+
+
+def _replay(record: IdempotencyRecord, idempotency: Idempotency) -> MoveOutcome:
+    if record.fingerprint != idempotency.fingerprint:
+        raise ApplicationError("idempotency_conflict", 422)
+    if record.response_status != 200:
+        body = record.response_body
+        raise ApplicationError(body["error"], record.response_status, detail=body["detail"])
+    return MoveOutcome(state=record.response_body, replayed=True)

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tests import factories
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``postgres`` need real row locks: they are skipped on SQLite, and only there."""
+    if connection.vendor != "sqlite":
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); the database is SQLite")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Throttle counters live in the cache: every test starts with none."""
+    cache.clear()
+
+
+@pytest.fixture
+def guest() -> APIClient:
+    """A browser without an account: it plays with its session cookie."""
+    return APIClient()
+
+
+@pytest.fixture
+def account(db: Any) -> Any:
+    return factories.user()
+
+
+@pytest.fixture
+def player(account: Any) -> APIClient:
+    """An API client authenticated with the account's token."""
+    return factories.token_client(account)

@@ -1,0 +1,69 @@
+"""Factories for the models: plain functions with keyword arguments and sensible defaults."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import Profile
+from games.engine import Game as EngineGame
+from games.engine import GameCode
+from games.models import Game, StatusChoices
+
+PASSWORD = "Yukon-Gold-1898"
+_numbers = itertools.count(1)
+
+
+def user(*, username: str | None = None, password: str = PASSWORD, **profile: bool) -> Any:
+    account = get_user_model().objects.create_user(
+        username=username or f"player{next(_numbers)}", password=password
+    )
+    Profile.objects.create(user=account, **profile)
+    Token.objects.create(user=account)
+    return account
+
+
+def token_client(account: Any, **defaults: str) -> APIClient:
+    client = APIClient(**defaults)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {account.auth_token.key}")
+    return client
+
+
+def game(
+    *,
+    owner: Any | None = None,
+    session_key: str = "",
+    code: str = "YU1-C-AAAAAAB",
+    engine: EngineGame | None = None,
+    **fields: Any,
+) -> Game:
+    """A stored game of ``code`` (or of the position ``engine``), an account's or a session's."""
+    engine = engine or EngineGame.new(GameCode.parse(code))
+    if owner is None and not session_key:
+        session_key = f"guestsession{next(_numbers):020d}"
+    return Game.objects.create(
+        owner=owner,
+        guest_session_key="" if owner is not None else session_key,
+        code=str(engine.code),
+        rule=engine.code.rule.value,
+        state=engine.to_state(),
+        score=engine.score,
+        moves=engine.moves,
+        status=StatusChoices.WON if engine.is_won else StatusChoices.PLAYING,
+        finished_at=timezone.now() if engine.is_won else None,
+        **fields,
+    )
+
+
+def one_move_from_winning(code: str = "YU1-C-AAAAAAB") -> EngineGame:
+    """Every card on its foundation but the King of spades, which lies alone in column 1."""
+    return EngineGame.from_layout(
+        [["KS"], [], [], [], [], [], []],
+        {"S": "QS", "H": "KH", "D": "KD", "C": "KC"},
+        code=GameCode.parse(code),
+    )

@@ -1,0 +1,17 @@
+"""Top-level URLs: the JSON API under /api/v1/ and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from common.views import api_not_found
+
+urlpatterns = [
+    path("api/v1/", include("yukon_site.api_urls")),
+    re_path(r"^api/", api_not_found),
+    path("admin/", admin.site.urls),
+]
+
+handler400 = "common.views.bad_request"
+handler403 = "common.views.permission_denied"
+handler404 = "common.views.not_found"
+handler500 = "common.views.server_error"
