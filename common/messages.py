@@ -11,7 +11,11 @@ from django.utils import translation
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
-    "bad_move": ("Das ist kein gültiger Zug: {reason}", "That is not a valid move: {reason}"),
+    "bad_move": (
+        "Das ist kein gültiger Zug. Beispiel: {{\"from\": \"t3\", \"card\": \"7H\", \"to\": \"t5\"}}; "
+        "Spalten t1..t7, Zielstapel fS fH fD fC (als Ziel: f), Ziel auto für den Doppelklick.",
+        "That is not a valid move: {reason}.",
+    ),
     "bad_code": (
         "Ungültiger Spielcode {text}: erwartet wird z. B. YU1-C-AAAAAAB.",
         "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.",

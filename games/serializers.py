@@ -51,8 +51,11 @@ class MovePlaySerializer(MoveSerializer, SeqSerializer):
     """A move to play, with the optional move counter the client last saw."""
 
     def move_json(self) -> dict[str, Any]:
+        """The move for ``Move.from_json``; unknown fields stay in, for the engine to refuse."""
         data = self.validated_data
-        return {key: data[key] for key in ("from", "card", "to") if data.get(key) is not None}
+        move = {key: data[key] for key in ("from", "card", "to") if data.get(key) is not None}
+        move.update({key: value for key, value in self.initial_data.items() if key not in self.fields})
+        return move
 
 
 class UndoSerializer(SeqSerializer):

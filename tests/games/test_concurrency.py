@@ -1,0 +1,69 @@
+"""Two clients move in one game at the same moment (real threads, PostgreSQL row locks)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from games.engine import Game as EngineGame
+from games.models import Game, MoveLog
+from tests import factories
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+ROUNDS = 25
+
+
+def _client_loop(account, game_id, barrier, statuses, use_seq, errors):
+    client = factories.token_client(account)
+    url = f"/api/v1/games/{game_id}"
+    try:
+        for round_number in range(ROUNDS):
+            state = client.get(url).json()
+            moves = state["legal_moves"]
+            body = dict(moves[round_number % len(moves)]) if moves else {}
+            if use_seq:
+                body["seq"] = state["moves"]
+            barrier.wait(timeout=30)  # both threads fire together
+            if round_number % 6 == 5:
+                response = client.post(f"{url}/undo", {"seq": state["moves"]} if use_seq else {})
+            else:
+                response = client.post(f"{url}/moves", body)
+            statuses.append(response.status_code)
+    except Exception as exc:  # noqa: BLE001 - reported by the main thread
+        errors.append(exc)
+        barrier.abort()
+    finally:
+        connection.close()
+
+
+def test_simultaneous_moves_are_serialised_and_the_log_replays_to_the_state():
+    account = factories.user()
+    game = factories.game(owner=account, code="YU1-C-AAAAAAB")
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+    errors: list[Exception] = []
+    threads = [
+        threading.Thread(target=_client_loop, args=(account, game.id, barrier, statuses, use_seq, errors))
+        for use_seq in (True, False)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert not errors, errors
+    assert len(statuses) == 2 * ROUNDS
+    counts = Counter(statuses)
+    assert set(counts) <= {200, 409, 422}, counts
+    assert counts[200] >= ROUNDS, counts
+    game.refresh_from_db()
+    log = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("seq", "move"))
+    assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
+    assert len(log) == game.moves == game.version == counts[200]
+    replayed = EngineGame.replay(game.code, [move for _, move in log])
+    assert replayed.to_state() == game.state
+    assert Game.objects.count() == 1
