@@ -34,6 +34,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    "common",  # first: its runserver (TCP_NODELAY) replaces staticfiles' one
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -89,9 +90,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Writers queue up at BEGIN instead of failing with "database is locked" mid-transaction.
+    # Writers queue up at BEGIN instead of failing with "database is locked" mid-transaction;
+    # WAL lets readers go on while one writes, and commits without a sync of every page.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

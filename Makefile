@@ -1,0 +1,37 @@
+# Yukon Solitaire online. `make run` serves http://127.0.0.1:8000/, `make test` runs every test.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+# The install is redone only when pyproject.toml changes (its hash names the stamp).
+STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
+
+.PHONY: install run test bench migrate lint schema
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+	print("\n".join(p["dependencies"] + p["optional-dependencies"]["dev"]))' > $(VENV)/requirements.txt
+	$(PY) -m pip install --disable-pip-version-check -q -r $(VENV)/requirements.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(PY) bench/run_all.py
+
+lint: install
+	$(PY) -m ruff check .
+
+schema: install
+	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
