@@ -1,0 +1,83 @@
+// The only door: every piece of game data comes from the JSON API at /api/v1/ (SPEC 7).
+import { lang } from "./i18n.js";
+
+const ROOT = "/api/v1/";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.error)) || `HTTP ${status}`);
+    this.status = status;
+    this.code = body && body.error;
+    this.detail = body && typeof body.detail === "string" ? body.detail : null;
+    this.body = body;
+  }
+}
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+/** One request; resolves to the JSON answer (null for 204), rejects with ApiError. */
+export async function request(method, path, body) {
+  const headers = { Accept: "application/json", "Accept-Language": lang };
+  if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(ROOT + path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, { error: "network", detail: null });
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const games = {
+  start: (options) => request("POST", "games", options),
+  get: (id) => request("GET", `games/${encodeURIComponent(id)}`),
+  move: (id, move) => request("POST", `games/${encodeURIComponent(id)}/moves`, move),
+  undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
+  list: (page = 1) => request("GET", `games?page=${page}`),
+};
+
+export const auth = {
+  me: () => request("GET", "auth/me"),
+  login: (username, password) => request("POST", "auth/login", { username, password }),
+  register: (username, password) => request("POST", "auth/register", { username, password }),
+  logout: () => request("POST", "auth/logout"),
+};
+
+export const daily = {
+  today: () => request("GET", "daily"),
+  leaderboard: (date) => request("GET", `leaderboards/daily/${encodeURIComponent(date)}`),
+};
+
+export const stats = {
+  mine: () => request("GET", "me/stats"),
+  player: (username) => request("GET", `players/${encodeURIComponent(username)}/stats`),
+};
+
+let mePromise = null;
+/** The logged-in player (auth/me), or null for a guest; asked once per page. */
+export function currentUser() {
+  if (!mePromise) {
+    mePromise = auth.me().then(
+      (me) => (me && me.username ? me : null),
+      () => null,
+    );
+  }
+  return mePromise;
+}

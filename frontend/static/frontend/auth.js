@@ -1,0 +1,40 @@
+// Log in (/login) and sign up (/signup): the guest's games and settings go with the account.
+import { t } from "./i18n.js";
+import { auth } from "./api.js";
+import { initNav } from "./nav.js";
+
+initNav();
+const form = document.getElementById("auth-form");
+const error = document.getElementById("auth-error");
+const mode = form.dataset.mode; // "login" | "signup"
+
+function nextUrl() {
+  const next = new URLSearchParams(location.search).get("next") || "/";
+  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+function describe(err) {
+  if (err.code === "bad_credentials") return t("auth.failed");
+  if (err.detail) return err.detail;
+  const body = err.body || {};
+  const first = Object.values(body.errors || body.fields || {})[0];
+  return (Array.isArray(first) ? first[0] : first) || t("error.generic");
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  error.hidden = true;
+  const username = form.elements.username.value.trim();
+  const password = form.elements.password.value;
+  const submit = form.querySelector("button[type=submit]");
+  submit.disabled = true;
+  try {
+    if (mode === "signup") await auth.register(username, password);
+    else await auth.login(username, password);
+    location.href = nextUrl();
+  } catch (err) {
+    error.textContent = describe(err);
+    error.hidden = false;
+    submit.disabled = false;
+  }
+});

@@ -1,0 +1,390 @@
+// The table: renders a game state (SPEC 7 "State") as absolutely placed card elements and animates
+// every change. Positions are CSS transforms, so moving a card from where it is shown (First) to
+// where the new state puts it (Last) is one transform change that the browser transitions
+// (Invert + Play), started in the same frame as the drop. Cards are keyed by name, so the element
+// that was dragged is the one that slides; a face-down element that becomes a named card turns over.
+import { t, cardName, rankLabel } from "./i18n.js";
+
+export const SUITS = ["S", "H", "D", "C"];
+export const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const HIDDEN = "XX";
+const MOVE_MS = 200;
+
+const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+
+/** The state a move would show if the server accepts it: for the optimistic first frame only.
+ *  It knows nothing of the rules: the caller passes moves the server listed as legal. */
+export function previewMove(view, move) {
+  const tableau = view.tableau.map((col) => col.slice());
+  const foundations = { ...view.foundations };
+  if (move.from[0] === "f") {
+    const suit = move.from[1];
+    const card = foundations[suit];
+    if (!card || move.to[0] !== "t") return null;
+    tableau[Number(move.to.slice(1)) - 1].push(card);
+    const rank = "A23456789TJQK".indexOf(card[0]);
+    foundations[suit] = rank > 0 ? "A23456789TJQK"[rank - 1] + suit : null;
+  } else {
+    const col = tableau[Number(move.from.slice(1)) - 1];
+    if (move.to === "f") {
+      const card = col.pop();
+      if (!card || card === HIDDEN) return null;
+      foundations[card[1]] = card;
+    } else if (move.to[0] === "t") {
+      const index = move.card ? col.indexOf(move.card) : col.length - 1;
+      if (index < 0) return null;
+      tableau[Number(move.to.slice(1)) - 1].push(...col.splice(index));
+    } else {
+      return null;
+    }
+  }
+  return { ...view, tableau, foundations };
+}
+
+export class Board {
+  constructor(root) {
+    this.root = root;
+    this.view = null;
+    this.metrics = null;
+    this.cards = new Map(); // key -> element; key = card name, or "d<col>-<index>" when face down
+    this.boxes = new Map(); // key -> {x, y, z}
+    this.restoreTimers = new Map();
+    this.lanes = {};
+    this.slots = {};
+    this.layer = document.createElement("div");
+    this.layer.className = "card-layer";
+    this.buildSlots();
+    root.append(this.layer);
+    this.cursor = document.createElement("div");
+    this.cursor.className = "kbd-cursor";
+    this.cursor.hidden = true;
+    root.append(this.cursor);
+    let resizeFrame = 0;
+    const relayout = () => {
+      cancelAnimationFrame(resizeFrame);
+      resizeFrame = requestAnimationFrame(() => this.view && this.render(this.view, { animate: false }));
+    };
+    window.addEventListener("resize", relayout);
+    if (window.ResizeObserver) new ResizeObserver(relayout).observe(root);
+  }
+
+  buildSlots() {
+    for (let c = 0; c < 7; c++) {
+      const lane = document.createElement("div");
+      lane.className = "lane";
+      lane.dataset.target = `t${c + 1}`;
+      const base = document.createElement("div");
+      base.className = "slot column-slot";
+      base.id = `slot-t${c + 1}`;
+      base.dataset.target = `t${c + 1}`;
+      base.setAttribute("aria-label", t("column.empty", { n: c + 1 }));
+      base.innerHTML = '<span class="slot-mark">K</span>';
+      this.lanes[`t${c + 1}`] = lane;
+      this.slots[`t${c + 1}`] = base;
+      this.root.append(lane, base);
+    }
+    for (const suit of SUITS) {
+      const slot = document.createElement("div");
+      slot.className = `slot foundation-slot suit-${suit}`;
+      slot.id = `slot-f${suit}`;
+      slot.dataset.target = "f";
+      slot.dataset.suit = suit;
+      slot.innerHTML = `<span class="slot-mark">${SYMBOL[suit]}</span>`;
+      slot.setAttribute("aria-label", t("foundation.empty", { suit: t(`suit.${suit}`) }));
+      this.slots[`f${suit}`] = slot;
+      this.root.append(slot);
+    }
+  }
+
+  /** Sizes from the table's width and the window's height: a phone gets narrow cards, a desktop
+   *  cards that leave room for long columns. */
+  measure() {
+    const width = this.root.clientWidth;
+    const gap = clamp(Math.round(width * 0.014), 4, 14);
+    const byWidth = (width - gap * 8) / 7;
+    const top = this.root.getBoundingClientRect().top + window.scrollY;
+    const available = Math.max(window.innerHeight - top - 12, 360);
+    const byHeight = (available - gap * 3) / 5.4 / 1.4;
+    const cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
+    const ch = Math.round(cw * 1.4);
+    const left = Math.round((width - 7 * cw - 6 * gap) / 2);
+    const tabY = gap * 2 + ch + Math.round(gap / 2);
+    return {
+      width, gap, cw, ch, left, available, tabY,
+      foundY: gap,
+      down: Math.max(4, Math.round(ch * 0.1)),
+      up: Math.max(15, Math.round(ch * 0.27)),
+      minUp: Math.max(14, Math.round(ch * 0.2)),
+    };
+  }
+
+  colX(c) {
+    const m = this.metrics;
+    return m.left + c * (m.cw + m.gap);
+  }
+
+  foundationBox(suit) {
+    return { x: this.colX(3 + SUITS.indexOf(suit)), y: this.metrics.foundY };
+  }
+
+  /** Every card's place for `view`: [{key, card, x, y, z, col, index, suit}]. */
+  layout(view) {
+    const m = this.metrics;
+    const places = [];
+    let bottom = m.tabY + m.ch;
+    view.tableau.forEach((col, c) => {
+      const downCount = col.filter((card) => card === HIDDEN).length;
+      const upCount = col.length - downCount;
+      let up = m.up;
+      const room = m.available - m.tabY - m.ch - m.gap - downCount * m.down;
+      if (upCount > 1 && (upCount - 1) * up > room) up = Math.max(m.minUp, Math.floor(room / (upCount - 1)));
+      let y = m.tabY;
+      col.forEach((card, i) => {
+        const faceUp = card !== HIDDEN;
+        places.push({ key: faceUp ? card : `d${c}-${i}`, card, x: this.colX(c), y, z: i + 1, col: c, index: i });
+        if (i < col.length - 1) y += faceUp ? up : m.down;
+      });
+      bottom = Math.max(bottom, y + m.ch);
+    });
+    for (const suit of SUITS) {
+      const top = view.foundations[suit];
+      if (!top) continue;
+      const { x, y } = this.foundationBox(suit);
+      const rank = "A23456789TJQK".indexOf(top[0]);
+      if (rank > 0) places.push({ key: "A23456789TJQK"[rank - 1] + suit, card: "A23456789TJQK"[rank - 1] + suit, x, y, z: 1, suit, under: true });
+      places.push({ key: top, card: top, x, y, z: 2, suit });
+    }
+    this.height = Math.max(m.available, bottom + m.gap * 2);
+    return places;
+  }
+
+  /** Show `view`. With animate, every card that changes place slides there and flips turn over. */
+  render(view, { animate = true } = {}) {
+    this.view = view;
+    this.metrics = this.measure();
+    const m = this.metrics;
+    const places = this.layout(view);
+    this.root.style.setProperty("--cw", `${m.cw}px`);
+    this.root.style.setProperty("--ch", `${m.ch}px`);
+    this.root.style.height = `${Math.ceil(this.height)}px`;
+    this.root.classList.toggle("instant", !animate);
+    this.placeSlots();
+
+    const old = this.cards;
+    const oldBoxes = this.boxes;
+    const wanted = new Set(places.map((p) => p.key));
+    const next = new Map();
+    const nextBoxes = new Map();
+    for (const place of places) {
+      let el = old.get(place.key);
+      let fresh = false;
+      if (el) {
+        old.delete(place.key);
+      } else {
+        el = this.reuseForFlip(old, oldBoxes, wanted, place);
+        if (!el) {
+          el = this.createCard();
+          fresh = true;
+        }
+      }
+      this.dressCard(el, place);
+      el.dataset.key = place.key;
+      const transform = `translate(${place.x}px, ${place.y}px)`;
+      // Moved: shown anywhere else than its new place (its old place, or where a drag let it go).
+      const moved = !fresh && el.style.transform !== transform;
+      if (fresh) {
+        el.classList.add("instant");
+        this.layer.append(el);
+      }
+      el.style.transform = transform;
+      this.setZ(el, place.z, animate && moved);
+      if (fresh) {
+        void el.offsetWidth;
+        el.classList.remove("instant");
+      }
+      next.set(place.key, el);
+      nextBoxes.set(place.key, { x: place.x, y: place.y, z: place.z, col: place.col, index: place.index, suit: place.suit });
+    }
+    for (const el of old.values()) el.remove();
+    this.cards = next;
+    this.boxes = nextBoxes;
+    if (!animate) requestAnimationFrame(() => this.root.classList.remove("instant"));
+  }
+
+  /** A face-down element whose place now holds a named card (a flip), or a named card that an
+   *  undo turned face down again: the same element turns over instead of popping in. */
+  reuseForFlip(old, oldBoxes, wanted, place) {
+    if (place.col === undefined) return null;
+    for (const [key, el] of old) {
+      if (wanted.has(key)) continue;
+      const box = oldBoxes.get(key);
+      if (box && box.col === place.col && box.index === place.index && (key[0] === "d") === (place.card !== HIDDEN)) {
+        old.delete(key);
+        return el;
+      }
+    }
+    return null;
+  }
+
+  createCard() {
+    const el = document.createElement("div");
+    el.className = "card down";
+    el.innerHTML = '<div class="inner"><div class="face front"></div><div class="face back"></div></div>';
+    return el;
+  }
+
+  dressCard(el, place) {
+    const faceUp = place.card !== HIDDEN;
+    if (faceUp && el.dataset.card !== place.card) {
+      const card = place.card;
+      const suit = card[1];
+      const rank = rankLabel(card);
+      const court = "JQK".includes(card[0]);
+      el.querySelector(".front").innerHTML =
+        `<span class="corner"><span class="rank">${rank}</span><span class="suit">${SYMBOL[suit]}</span></span>` +
+        (court
+          ? `<span class="court"><span>${rank}</span><span>${SYMBOL[suit]}</span></span>`
+          : `<span class="pip${card[0] === "A" ? " ace" : ""}">${SYMBOL[suit]}</span>`) +
+        `<span class="corner bottom"><span class="rank">${rank}</span><span class="suit">${SYMBOL[suit]}</span></span>`;
+      el.className = `card suit-${suit} ${suit === "H" || suit === "D" ? "red" : "black"}${el.classList.contains("instant") ? " instant" : ""}`;
+      el.dataset.card = card;
+      el.id = `card-${card}`;
+    } else if (!faceUp) {
+      el.classList.add("down");
+      delete el.dataset.card;
+      el.removeAttribute("id");
+    }
+    el.classList.toggle("down", !faceUp);
+    el.classList.toggle("under", Boolean(place.under));
+    el.dataset.place = place.col !== undefined ? `t${place.col + 1}` : `f${place.suit}`;
+    el.setAttribute("role", "img");
+    if (faceUp && place.col !== undefined) {
+      el.setAttribute("aria-label", `${cardName(place.card)}, ${t("column", { n: place.col + 1 })}`);
+    } else if (faceUp) {
+      el.setAttribute("aria-label", `${cardName(place.card)}, ${t("foundation", { suit: t(`suit.${place.suit}`) })}`);
+    } else {
+      el.setAttribute("aria-label", `${t("card.down")}, ${t("column", { n: place.col + 1 })}`);
+    }
+  }
+
+  setZ(el, z, flying) {
+    clearTimeout(this.restoreTimers.get(el));
+    if (flying) {
+      el.style.zIndex = String(400 + z);
+      this.restoreTimers.set(el, setTimeout(() => { el.style.zIndex = String(z); }, MOVE_MS + 60));
+    } else if (!el.classList.contains("dragging")) {
+      el.style.zIndex = String(z);
+    }
+  }
+
+  placeSlots() {
+    const m = this.metrics;
+    for (let c = 0; c < 7; c++) {
+      const x = this.colX(c);
+      const base = this.slots[`t${c + 1}`];
+      base.style.transform = `translate(${x}px, ${m.tabY}px)`;
+      base.classList.toggle("empty", this.view.tableau[c].length === 0);
+      const lane = this.lanes[`t${c + 1}`];
+      lane.style.transform = `translate(${x - m.gap / 2}px, ${m.tabY - m.gap / 2}px)`;
+      lane.style.width = `${m.cw + m.gap}px`;
+      lane.style.height = `${this.height - m.tabY}px`;
+    }
+    for (const suit of SUITS) {
+      const { x, y } = this.foundationBox(suit);
+      const slot = this.slots[`f${suit}`];
+      slot.style.transform = `translate(${x}px, ${y}px)`;
+      const top = this.view.foundations[suit];
+      slot.setAttribute("aria-label", top
+        ? `${t("foundation", { suit: t(`suit.${suit}`) })}: ${cardName(top)}`
+        : t("foundation.empty", { suit: t(`suit.${suit}`) }));
+    }
+  }
+
+  // -- queries used by dragging and the keyboard -------------------------------------------------
+
+  /** Where a face-up card can be taken from: {from, card, group, col, index, last} or {from: "fS", ...}. */
+  sourceOf(card) {
+    const view = this.view;
+    if (!view || !card) return null;
+    for (let c = 0; c < 7; c++) {
+      const index = view.tableau[c].indexOf(card);
+      if (index >= 0) {
+        const col = view.tableau[c];
+        return { from: `t${c + 1}`, card, col: c, index, group: col.slice(index), last: index === col.length - 1 };
+      }
+    }
+    const suit = card[1];
+    if (view.foundations[suit] === card) return { from: `f${suit}`, card, suit, group: [card], last: true };
+    return null;
+  }
+
+  cardElement(card) {
+    return this.cards.get(card) || null;
+  }
+
+  box(card) {
+    return this.boxes.get(card) || null;
+  }
+
+  /** The drop target under table point (x, y): "t1".."t7", or "f" with the foundation's suit. */
+  targetAt(x, y) {
+    const m = this.metrics;
+    if (!m) return null;
+    const half = m.gap / 2;
+    if (y < m.tabY - half) {
+      for (const suit of SUITS) {
+        const box = this.foundationBox(suit);
+        if (x >= box.x - half && x <= box.x + m.cw + half && y <= box.y + m.ch + half) return { to: "f", suit };
+      }
+      return null;
+    }
+    for (let c = 0; c < 7; c++) {
+      const x0 = this.colX(c) - half;
+      if (x >= x0 && x <= x0 + m.cw + m.gap) return { to: `t${c + 1}` };
+    }
+    return null;
+  }
+
+  /** Ablagehilfe: light up these targets ("t3", "fH"); an empty list clears. */
+  highlight(targets) {
+    const set = new Set(targets);
+    for (const [key, lane] of Object.entries(this.lanes)) lane.classList.toggle("hint", set.has(key));
+    for (const suit of SUITS) this.slots[`f${suit}`].classList.toggle("hint", set.has(`f${suit}`));
+  }
+
+  /** The keyboard cursor over a card or an empty place; null hides it. */
+  showCursor(spec) {
+    if (!spec || !this.metrics) {
+      this.cursor.hidden = true;
+      return;
+    }
+    const m = this.metrics;
+    let x, y, h = m.ch;
+    if (spec.card && this.boxes.get(spec.card)) {
+      const box = this.boxes.get(spec.card);
+      x = box.x; y = box.y;
+      if (spec.col !== undefined) {
+        const colBoxes = this.view.tableau[spec.col].map((c, i) => this.boxes.get(c === HIDDEN ? `d${spec.col}-${i}` : c));
+        const lastBox = colBoxes[colBoxes.length - 1];
+        h = lastBox.y + m.ch - y;
+      }
+    } else if (spec.suit) {
+      ({ x, y } = this.foundationBox(spec.suit));
+    } else if (spec.foundations) {
+      x = this.colX(3); y = m.foundY; h = m.ch;
+      this.cursor.style.width = `${4 * m.cw + 3 * m.gap + 8}px`;
+    } else {
+      x = this.colX(spec.col); y = m.tabY;
+      const col = this.view.tableau[spec.col];
+      if (col.length) {
+        const lastKey = col[col.length - 1] === HIDDEN ? `d${spec.col}-${col.length - 1}` : col[col.length - 1];
+        h = this.boxes.get(lastKey).y + m.ch - y;
+      }
+    }
+    if (!spec.foundations) this.cursor.style.width = `${m.cw + 8}px`;
+    this.cursor.style.height = `${h + 8}px`;
+    this.cursor.style.transform = `translate(${x - 4}px, ${y - 4}px)`;
+    this.cursor.classList.toggle("picking", Boolean(spec.picking));
+    this.cursor.hidden = false;
+  }
+}

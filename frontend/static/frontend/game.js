@@ -1,0 +1,312 @@
+// One game on the table: shows the server's state, turns drags, taps and keys into API moves,
+// and keeps the game bar. It never judges a move itself: drop hints and the optimistic first
+// frame use only moves the server listed in legal_moves; everything else is the server's answer.
+import { t, cardName, formatTime } from "./i18n.js";
+import { games } from "./api.js";
+import { Board, previewMove } from "./board.js";
+import { attachDrag } from "./drag.js";
+import { attachKeyboard } from "./keyboard.js";
+
+const DOUBLE_TAP_MS = 280;
+const $ = (id) => document.getElementById(id);
+
+const sameMove = (a, b) => a.from === b.from && a.to === b.to && (a.card || null) === (b.card || null);
+
+export class GameTable {
+  constructor({ settings, onWin = null, onState = null }) {
+    this.settings = settings;
+    this.onWin = onWin;
+    this.onState = onState;
+    this.state = null;
+    this.receivedAt = 0;
+    this.queue = Promise.resolve();
+    this.pendingTap = null;
+    this.board = new Board($("table"));
+    this.live = $("live");
+    this.note = $("rule-note");
+    this.noteTimer = 0;
+    attachDrag(this.board, {
+      onTap: (source) => this.tapped(source),
+      onDragStart: (source) => this.dragStarted(source),
+      onDrop: (source, target, info) => this.dropped(source, target, info),
+    });
+    this.keys = attachKeyboard(this);
+    $("undo-button").addEventListener("click", () => this.undo());
+    $("code-button").addEventListener("click", () => this.copyCode());
+    this.note.querySelector("button").addEventListener("click", () => this.hideNote());
+    document.addEventListener("keydown", (event) => {
+      const typing = event.target.closest && event.target.closest("input, textarea, select, dialog");
+      if (typing) return;
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "z") {
+        event.preventDefault();
+        this.undo();
+      }
+    });
+    settings.onChange((values) => {
+      this.board.root.classList.toggle("four-color", Boolean(values.four_color));
+    });
+    this.board.root.classList.toggle("four-color", Boolean(settings.get("four_color")));
+    setInterval(() => this.tick(), 250);
+  }
+
+  /** Show a state from the server. The first state of a game deals; later ones animate. */
+  show(state, { deal = false } = {}) {
+    const previous = this.state;
+    const fresh = !previous || previous.id !== state.id;
+    this.state = state;
+    this.receivedAt = performance.now();
+    if (deal) {
+      this.board.layer.classList.remove("dealing");
+      void this.board.layer.offsetWidth;
+      this.board.layer.classList.add("dealing");
+      setTimeout(() => this.board.layer.classList.remove("dealing"), 1400);
+    }
+    this.board.render(state, { animate: !fresh });
+    if (deal) {
+      [...this.board.layer.children].forEach((el, i) => el.style.setProperty("--deal-delay", `${i * 14}ms`));
+    }
+    this.updateBar();
+    this.keys.refresh();
+    if (state.last && state.last.flipped && !fresh) this.announce(t("flipped", { card: cardName(state.last.flipped) }));
+    if (this.onState) this.onState(state);
+    if (state.status === "won" && (fresh || previous.status !== "won") && this.onWin) {
+      setTimeout(() => this.onWin(state), fresh ? 0 : 450);
+    }
+  }
+
+  // -- the game bar ------------------------------------------------------------------------------
+  updateBar() {
+    const s = this.state;
+    $("stat-moves").textContent = String(s.moves);
+    $("stat-score").textContent = String(s.score);
+    $("rule-badge").textContent = t(`rule.${s.rule}`);
+    const code = $("code-text");
+    code.textContent = s.code || t("bar.daily");
+    $("code-button").disabled = !s.code;
+    $("undo-button").disabled = !s.undo_available || s.status !== "playing";
+    this.tick();
+  }
+
+  elapsed() {
+    if (!this.state) return 0;
+    const running = this.state.status === "playing" ? performance.now() - this.receivedAt : 0;
+    return this.state.elapsed_ms + running;
+  }
+
+  tick() {
+    if (!this.state) return;
+    const text = formatTime(this.elapsed());
+    const el = $("stat-time");
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  async copyCode() {
+    const code = this.state && this.state.code;
+    if (!code) return;
+    try {
+      await navigator.clipboard.writeText(code);
+    } catch (err) {
+      const range = document.createRange();
+      range.selectNodeContents($("code-text"));
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      try {
+        document.execCommand("copy");
+      } catch (e) {
+        /* the code stays selected for the player to copy */
+      }
+    }
+    const label = $("code-copied");
+    label.hidden = false;
+    setTimeout(() => { label.hidden = true; }, 1500);
+  }
+
+  // -- what the player does ---------------------------------------------------------------------
+  legalTargets(source) {
+    if (!this.state) return [];
+    const targets = [];
+    for (const m of this.state.legal_moves) {
+      if (m.from !== source.from) continue;
+      if (m.to === "f") {
+        if (source.last) targets.push(`f${source.card[1]}`);
+      } else if (source.from[0] === "f" || m.card === source.card) {
+        targets.push(m.to);
+      }
+    }
+    return targets;
+  }
+
+  isListed(move) {
+    return Boolean(this.state && this.state.legal_moves.some((m) => sameMove(m, move)));
+  }
+
+  dragStarted(source) {
+    this.cancelPendingTap();
+    this.hideNote();
+    if (this.settings.get("drop_hints")) this.board.highlight(this.legalTargets(source));
+  }
+
+  dropped(source, target, info = {}) {
+    this.board.highlight([]);
+    const fromTableau = source.from[0] === "t";
+    const auto = this.settings.get("auto_drop") && fromTableau;
+    let move = null;
+    if (target && target.to === "f") {
+      if (fromTableau) move = source.last ? { from: source.from, to: "f" } : { from: source.from, card: source.card, to: "f" };
+    } else if (target && target.to !== source.from) {
+      move = fromTableau ? { from: source.from, card: source.card, to: target.to } : { from: source.from, to: target.to };
+    }
+    if (auto && !info.cancelled && (!move || (move.to !== "f" && !this.isListed(move)))) {
+      move = { from: source.from, card: source.card, to: "auto" };
+    }
+    if (!move) {
+      this.board.render(this.state); // back where it came from
+      return;
+    }
+    this.play(move, { dragged: true });
+  }
+
+  tapped(source) {
+    if (source.from[0] !== "t") return;
+    if (!this.settings.get("double_click")) {
+      this.tapToFoundation(source.card);
+      return;
+    }
+    if (this.pendingTap && this.pendingTap.card === source.card) {
+      this.cancelPendingTap();
+      this.autoPlace(source.card);
+      return;
+    }
+    this.cancelPendingTap();
+    const card = source.card;
+    this.pendingTap = { card, timer: setTimeout(() => { this.pendingTap = null; this.tapToFoundation(card); }, DOUBLE_TAP_MS) };
+  }
+
+  cancelPendingTap() {
+    if (this.pendingTap) clearTimeout(this.pendingTap.timer);
+    this.pendingTap = null;
+  }
+
+  /** Tap: the last card of a column to its foundation, when the server lists that move. */
+  tapToFoundation(card) {
+    const source = this.board.sourceOf(card);
+    if (!source || source.from[0] !== "t") return;
+    const move = { from: source.from, to: "f" };
+    if (source.last && this.isListed(move)) this.play(move);
+    else this.nudge(card);
+  }
+
+  /** Double-tap: the server's search for a column (to: "auto"). */
+  autoPlace(card) {
+    const source = this.board.sourceOf(card);
+    if (!source || source.from[0] !== "t") return;
+    this.play({ from: source.from, card, to: "auto" });
+  }
+
+  nudge(card) {
+    const el = this.board.cardElement(card);
+    if (!el) return;
+    el.classList.remove("nudge");
+    void el.offsetWidth;
+    el.classList.add("nudge");
+  }
+
+  /** Send a move. A listed move is shown at once (optimistic) and then reconciled with the
+   *  server's state; anything else goes back at once and waits for the server's verdict. */
+  play(move, { dragged = false } = {}) {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state) return;
+      if (state.status !== "playing") {
+        if (dragged) this.board.render(state);
+        return;
+      }
+      const preview = move.to !== "auto" && this.isListed(move) ? previewMove(state, move) : null;
+      if (preview) this.board.render(preview);
+      else if (dragged) this.board.render(state);
+      try {
+        const next = await games.move(state.id, { ...move, seq: state.moves });
+        this.show(next);
+        this.announceMove(move, state, next);
+      } catch (err) {
+        this.board.render(this.state);
+        await this.refused(err);
+      }
+    });
+  }
+
+  undo() {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state || state.status !== "playing" || !state.undo_available) return;
+      try {
+        const next = await games.undo(state.id, state.moves);
+        this.show(next);
+        this.announce(t("moved.undo"));
+      } catch (err) {
+        await this.refused(err);
+      }
+    });
+  }
+
+  enqueue(task) {
+    this.queue = this.queue.then(task).catch((err) => {
+      console.error(err);
+    });
+    return this.queue;
+  }
+
+  async refused(err) {
+    if (err.status === 409) {
+      try {
+        this.show(await games.get(this.state.id));
+      } catch (e) {
+        /* keep what is shown */
+      }
+      this.showNote(t("error.stale"));
+    } else if (err.status === 422 || err.status === 400) {
+      if (this.settings.get("interactive_rules")) this.showNote(err.detail || t("error.generic"), err.code);
+      else this.announce(err.detail || t("error.generic"));
+    } else if (err.status === 0) {
+      this.showNote(t("error.network"));
+    } else {
+      this.showNote(err.detail || t("error.generic"));
+    }
+  }
+
+  // -- messages ---------------------------------------------------------------------------------
+  showNote(text, code = "") {
+    clearTimeout(this.noteTimer);
+    this.note.querySelector(".rule-text").textContent = text;
+    this.note.dataset.code = code || "";
+    this.note.hidden = false;
+    this.noteTimer = setTimeout(() => this.hideNote(), 7000);
+  }
+
+  hideNote() {
+    clearTimeout(this.noteTimer);
+    this.note.hidden = true;
+  }
+
+  announce(text) {
+    this.live.textContent = "";
+    requestAnimationFrame(() => { this.live.textContent = text; });
+  }
+
+  announceMove(move, before, after) {
+    let card = move.card;
+    if (!card && move.from[0] === "t") {
+      const col = before.tableau[Number(move.from.slice(1)) - 1];
+      card = col[col.length - 1];
+    }
+    if (!card && move.from[0] === "f") card = before.foundations[move.from[1]];
+    let target = move.to;
+    if (target === "auto") {
+      const index = after.tableau.findIndex((col) => col.includes(card));
+      target = index >= 0 ? `t${index + 1}` : "";
+    }
+    const where = target === "f" ? t("foundation", { suit: t(`suit.${card[1]}`) }) : t("column", { n: target.slice(1) });
+    this.announce(t("moved", { card: cardName(card), target: where }));
+  }
+}

@@ -1,0 +1,82 @@
+// Leaderboards (/leaderboards?date=YYYY-MM-DD): the daily deal's ranked, won attempts.
+import { t, formatDate, formatTime } from "./i18n.js";
+import { daily } from "./api.js";
+import { initNav } from "./nav.js";
+
+const $ = (id) => document.getElementById(id);
+initNav();
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+const input = $("lb-date");
+const params = new URLSearchParams(location.search);
+input.value = /^\d{4}-\d{2}-\d{2}$/.test(params.get("date") || "") ? params.get("date") : todayUtc();
+input.max = todayUtc();
+
+function message(text) {
+  $("lb-message").textContent = text;
+  $("lb-message").hidden = !text;
+}
+
+async function show(date) {
+  $("lb-heading").textContent = formatDate(date);
+  $("lb-players").textContent = "";
+  const body = $("lb-body");
+  body.replaceChildren();
+  $("lb-table").hidden = true;
+  message(t("loading"));
+  let board;
+  try {
+    board = await daily.leaderboard(date);
+  } catch (err) {
+    message(err.status === 404 ? t("lb.unavailable") : err.detail || t("error.generic"));
+    return;
+  }
+  const entries = board.entries || [];
+  $("lb-players").textContent = t("lb.players", { n: board.players ?? entries.length });
+  if (!entries.length) {
+    message(t("lb.empty"));
+    return;
+  }
+  message("");
+  for (const entry of entries) {
+    const row = document.createElement("tr");
+    if (entry.rank <= 3) row.className = `podium rank-${entry.rank}`;
+    const cells = [entry.rank, entry.username, formatTime(entry.time_ms), entry.moves, entry.score];
+    cells.forEach((value, i) => {
+      const cell = document.createElement(i === 1 ? "th" : "td");
+      if (i === 1) {
+        cell.scope = "row";
+        const link = document.createElement("a");
+        link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
+        link.textContent = value;
+        cell.append(link);
+      } else cell.textContent = String(value);
+      row.append(cell);
+    });
+    body.append(row);
+  }
+  $("lb-table").hidden = false;
+}
+
+$("lb-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  history.replaceState(null, "", `?date=${input.value}`);
+  show(input.value);
+});
+input.addEventListener("change", () => {
+  if (!input.value) return;
+  history.replaceState(null, "", `?date=${input.value}`);
+  show(input.value);
+});
+for (const button of document.querySelectorAll("[data-shift]")) {
+  button.addEventListener("click", () => {
+    const d = new Date(`${input.value}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + Number(button.dataset.shift));
+    const next = d.toISOString().slice(0, 10);
+    if (next > todayUtc()) return;
+    input.value = next;
+    history.replaceState(null, "", `?date=${next}`);
+    show(next);
+  });
+}
+show(input.value);

@@ -1,0 +1,219 @@
+// Statistics (/stats, /stats?user=name): figures from me/stats (or players/{name}/stats) and a
+// chart of times and results over time. When the statistics endpoint is not there yet, the
+// page shows what the player's own game list (GET games) tells, and says so.
+import { t, formatTime, formatNumber, formatDate, lang } from "./i18n.js";
+import { games, stats as statsApi, currentUser } from "./api.js";
+import { initNav } from "./nav.js";
+
+const $ = (id) => document.getElementById(id);
+const first = (...values) => values.find((v) => v !== undefined && v !== null);
+
+async function ownGames() {
+  const all = [];
+  for (let page = 1; page <= 5; page++) {
+    let data;
+    try {
+      data = await games.list(page);
+    } catch (err) {
+      break;
+    }
+    const rows = Array.isArray(data) ? data : data.results || [];
+    all.push(...rows);
+    if (Array.isArray(data) || !data.next) break;
+  }
+  return all;
+}
+
+/** One history point from the server's history or a game summary. */
+function point(row) {
+  const won = row.won !== undefined ? Boolean(row.won) : row.status === "won";
+  return {
+    when: first(row.finished_at, row.date, row.created_at, row.day),
+    won,
+    timeMs: first(row.time_ms, row.elapsed_ms, 0),
+    moves: first(row.moves, 0),
+    score: first(row.score, 0),
+    rule: row.rule || "classic",
+    daily: row.daily || null,
+  };
+}
+
+/** Figures from the game list alone: the fallback. */
+function summarise(points) {
+  const won = points.filter((p) => p.won);
+  const dailyDays = new Set(won.filter((p) => p.daily).map((p) => p.daily));
+  let longest = 0, run = 0, current = 0;
+  const days = [...dailyDays].sort();
+  days.forEach((day, i) => {
+    const prev = i && new Date(`${days[i - 1]}T00:00:00Z`);
+    const gapDays = prev ? (new Date(`${day}T00:00:00Z`) - prev) / 86400000 : 1;
+    run = gapDays === 1 ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  });
+  if (days.length) {
+    const last = new Date(`${days[days.length - 1]}T00:00:00Z`);
+    const age = (Date.parse(new Date().toISOString().slice(0, 10) + "T00:00:00Z") - last) / 86400000;
+    current = age <= 1 ? run : 0;
+  }
+  return {
+    played: points.length,
+    won: won.length,
+    win_rate: points.length ? won.length / points.length : 0,
+    current_streak: current,
+    longest_streak: longest,
+    best_time_ms: won.length ? Math.min(...won.map((p) => p.timeMs)) : null,
+    fewest_moves: won.length ? Math.min(...won.map((p) => p.moves)) : null,
+    best_score: won.length ? Math.max(...won.map((p) => p.score)) : null,
+    average_time_ms: won.length ? won.reduce((a, p) => a + p.timeMs, 0) / won.length : null,
+  };
+}
+
+/** The server's statistics, read generously: flat fields or grouped by "totals"/"bests". */
+function normalise(s) {
+  const totals = s.totals || s.overall || s;
+  const bests = s.bests || s.best || {};
+  const classic = (s.rules || s.per_rule || s.by_rule || {}).classic || {};
+  const dailyStats = s.daily || s.daily_deals || {};
+  const played = first(totals.played, totals.games_played, 0);
+  const won = first(totals.won, totals.games_won, 0);
+  let rate = first(totals.win_rate, played ? won / played : 0);
+  if (rate > 1) rate /= 100;
+  return {
+    played, won, win_rate: rate,
+    current_streak: first(s.current_streak, totals.current_streak, dailyStats.current_streak, s.streak && s.streak.current, 0),
+    longest_streak: first(s.longest_streak, totals.longest_streak, dailyStats.longest_streak, s.streak && s.streak.longest, 0),
+    best_time_ms: first(totals.best_time_ms, bests.time_ms, bests.best_time_ms, classic.best_time_ms),
+    fewest_moves: first(totals.fewest_moves, bests.moves, bests.fewest_moves, classic.fewest_moves),
+    best_score: first(totals.best_score, totals.highest_score, bests.score, bests.best_score, classic.best_score),
+    average_time_ms: first(totals.average_time_ms, totals.avg_time_ms, s.average_time_ms),
+    best_rank: first(dailyStats.best_rank, s.best_daily_rank, s.best_rank),
+    rules: s.rules || s.per_rule || s.by_rule || null,
+  };
+}
+
+function tile(label, value, id) {
+  const box = document.createElement("div");
+  box.className = "tile";
+  box.id = id;
+  const v = document.createElement("strong");
+  v.textContent = value;
+  const l = document.createElement("span");
+  l.textContent = label;
+  box.append(v, l);
+  return box;
+}
+
+function showFigures(f) {
+  const dash = "–";
+  const grid = $("stats-tiles");
+  grid.replaceChildren(
+    tile(t("stats.played"), formatNumber(f.played), "tile-played"),
+    tile(t("stats.won"), formatNumber(f.won), "tile-won"),
+    tile(t("stats.winrate"), `${formatNumber(f.win_rate * 100, 0)} %`, "tile-winrate"),
+    tile(t("stats.streak"), t("stats.days", { n: f.current_streak || 0 }), "tile-streak"),
+    tile(t("stats.longest"), t("stats.days", { n: f.longest_streak || 0 }), "tile-longest"),
+    tile(t("stats.besttime"), f.best_time_ms != null ? formatTime(f.best_time_ms) : dash, "tile-besttime"),
+    tile(t("stats.fewest"), f.fewest_moves != null ? formatNumber(f.fewest_moves) : dash, "tile-fewest"),
+    tile(t("stats.bestscore"), f.best_score != null ? formatNumber(f.best_score) : dash, "tile-bestscore"),
+    tile(t("stats.avgtime"), f.average_time_ms != null ? formatTime(f.average_time_ms) : dash, "tile-avgtime"),
+  );
+  if (f.best_rank != null) grid.append(tile(t("stats.bestrank"), `#${f.best_rank}`, "tile-bestrank"));
+  if (f.rules && typeof f.rules === "object") {
+    const body = $("rules-body");
+    body.replaceChildren();
+    for (const [rule, r] of Object.entries(f.rules)) {
+      const row = document.createElement("tr");
+      const played = first(r.played, r.games_played, 0);
+      const won = first(r.won, r.games_won, 0);
+      const cells = [t(`rule.${rule}`), played, won, played ? `${formatNumber((won / played) * 100)} %` : dash,
+        first(r.best_time_ms) != null ? formatTime(r.best_time_ms) : dash, first(r.fewest_moves, dash), first(r.best_score, r.highest_score, dash)];
+      for (const value of cells) {
+        const cell = document.createElement("td");
+        cell.textContent = String(value);
+        row.append(cell);
+      }
+      body.append(row);
+    }
+    $("rules-section").hidden = !body.children.length;
+  }
+}
+
+function drawChart(points) {
+  const canvas = $("history-chart");
+  const sorted = points.filter((p) => p.when).sort((a, b) => String(a.when).localeCompare(String(b.when))).slice(-60);
+  if (!sorted.length || !window.Chart) {
+    $("chart-empty").hidden = false;
+    canvas.hidden = true;
+    return null;
+  }
+  const locale = lang === "en" ? "en-GB" : "de-DE";
+  const labels = sorted.map((p) => new Date(p.when).toLocaleDateString(locale, { day: "numeric", month: "short" }));
+  const minutes = (p) => Math.round((p.timeMs / 60000) * 10) / 10;
+  let wins = 0;
+  const rate = sorted.map((p, i) => {
+    wins += p.won ? 1 : 0;
+    return Math.round((wins / (i + 1)) * 100);
+  });
+  const style = getComputedStyle(document.documentElement);
+  const ink = style.getPropertyValue("--ink-soft").trim() || "#555";
+  return new window.Chart(canvas, {
+    data: {
+      labels,
+      datasets: [
+        { type: "bar", label: t("stats.chart.won"), data: sorted.map((p) => (p.won ? minutes(p) : null)),
+          backgroundColor: "#2f8f5b", borderRadius: 4, yAxisID: "y", order: 2 },
+        { type: "bar", label: t("stats.chart.open"), data: sorted.map((p) => (p.won ? null : minutes(p))),
+          backgroundColor: "#c9ced6", borderRadius: 4, yAxisID: "y", order: 3 },
+        { type: "line", label: t("stats.winrate"), data: rate, borderColor: "#d9822b", backgroundColor: "#d9822b",
+          tension: 0.3, pointRadius: 2, yAxisID: "rate", order: 1 },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: { duration: 400 },
+      interaction: { mode: "index", intersect: false },
+      scales: {
+        x: { stacked: true, ticks: { color: ink, maxRotation: 0, autoSkip: true } },
+        y: { stacked: true, beginAtZero: true, title: { display: true, text: t("stats.chart.time"), color: ink }, ticks: { color: ink } },
+        rate: { position: "right", min: 0, max: 100, grid: { drawOnChartArea: false },
+          ticks: { color: ink, callback: (v) => `${v} %` }, title: { display: true, text: t("stats.winrate"), color: ink } },
+      },
+      plugins: { legend: { labels: { color: ink, usePointStyle: true } } },
+    },
+  });
+}
+
+async function init() {
+  const user = await initNav();
+  const name = new URLSearchParams(location.search).get("user");
+  const viewingOther = name && (!user || user.username !== name);
+  $("stats-heading").textContent = viewingOther ? t("stats.of", { name }) : t("stats.title");
+  let server = null;
+  let note = "";
+  try {
+    server = viewingOther ? await statsApi.player(name) : user ? await statsApi.mine() : null;
+  } catch (err) {
+    if (viewingOther && err.status === 404 && err.code !== "not_found") note = t("stats.notfound");
+    else if (err.status === 404) note = t("stats.unavailable");
+  }
+  if (!user && !viewingOther) note = t("stats.login");
+  let points = [];
+  if (server && Array.isArray(server.history)) points = server.history.map(point);
+  else if (!viewingOther) points = (await ownGames()).map(point);
+  const figures = server ? normalise(server) : summarise(points);
+  if (note) {
+    $("stats-note").textContent = note;
+    $("stats-note").hidden = false;
+  }
+  if (!user && !viewingOther) $("stats-login").hidden = false;
+  if (!points.length && !server) {
+    $("chart-empty").textContent = t("stats.none");
+  }
+  showFigures(figures);
+  const chart = drawChart(points);
+  window.yukonChart = chart;
+  document.body.dataset.statsReady = "1";
+}
+
+init();

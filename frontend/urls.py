@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.play, name="play"),
+    path("daily", views.daily, name="daily"),
+    path("leaderboards", views.leaderboards, name="leaderboards"),
+    path("stats", views.stats, name="stats"),
+    path("login", views.login, name="login"),
+    path("signup", views.signup, name="signup"),
+]

@@ -1,0 +1,101 @@
+"""Browser tests: Playwright (sync API) drives Debian's Chromium against pytest-django's live server.
+
+Chromium is found at $CHROMIUM or /usr/bin/chromium (`apt-get install -y chromium`; Playwright's
+own browser download cannot work here). Without it these tests skip on a developer's machine and
+FAIL under CI (CI=true): a browser suite that silently skips is no suite.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls that fixtures make in
+# between are still plain synchronous calls, so Django's async-safety guard must let them through.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        message = f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+    """Open a page in a fresh browser context (its own cookies and storage): German desktop by
+    default; any `browser.new_context` option may be passed. JavaScript errors fail the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_page(*, locale: str = "de-DE", viewport: dict[str, int] | None = None, **options: Any) -> Any:
+        context = browser.new_context(
+            base_url=live_server.url, locale=locale, viewport=viewport or DESKTOP, **options
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.on(
+            "console",
+            lambda msg: errors.append(f"{page.url}: console {msg.text}")
+            if msg.type == "error" and "status of 401" not in msg.text and "status of 404" not in msg.text
+            and "status of 422" not in msg.text
+            else None,
+        )
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def page(new_page: Callable[..., Any]) -> Any:
+    return new_page()
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Any, str], Path]:
+    """Save a screenshot as a test artifact (artifacts/ is git-ignored)."""
+
+    def save(page: Any, name: str, *, full_page: bool = True) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return save

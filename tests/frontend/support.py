@@ -1,0 +1,108 @@
+"""What the browser tests share: finding deals with the engine, and driving the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.engine import Game as EngineGame
+from games.engine import GameCode, Rule
+
+Finder = Callable[[EngineGame], Any]
+
+
+def find_deal(found: Finder, *, rule: Rule = Rule.CLASSIC, start: int = 1) -> tuple[str, EngineGame, Any]:
+    """The first deal (by number) for which ``found(game)`` gives something: a fixed choice."""
+    for number in range(start, start + 20_000):
+        game = EngineGame.new(GameCode(rule, number))
+        hit = found(game)
+        if hit:
+            return str(game.code), game, hit
+    raise AssertionError("no such deal among the first 20,000")
+
+
+def group_move(game: EngineGame) -> dict[str, str] | None:
+    """A legal move of at least three cards onto another column."""
+    tableau = game.view()["tableau"]
+    for move in game.legal_moves():
+        m = move.to_json()
+        if m["from"][0] == "t" and m["to"][0] == "t":
+            col = tableau[int(m["from"][1]) - 1]
+            if len(col) - col.index(m["card"]) >= 3 and tableau[int(m["to"][1]) - 1]:
+                return m
+    return None
+
+
+def foundation_move(game: EngineGame) -> dict[str, str] | None:
+    for move in game.legal_moves():
+        m = move.to_json()
+        if m["to"] == "f":
+            return m
+    return None
+
+
+def last_card(game: EngineGame, column: str) -> str:
+    return str(game.view()["tableau"][int(column[1]) - 1][-1])
+
+
+def open_deal(page: Any, code: str) -> None:
+    """Play the deal ``code`` and wait until its cards lie on the table."""
+    page.goto(f"/?code={code}")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("document.getElementById('stat-moves').textContent === '0'")
+    settle(page)
+
+
+def point_of_card(page: Any, card: str) -> tuple[float, float]:
+    """A point on the visible top strip of a card."""
+    box = page.locator(f"#card-{card}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + min(10, box["height"] / 6)
+
+
+def point_of_column(page: Any, column: str) -> tuple[float, float]:
+    box = page.locator(f".lane[data-target={column}]").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + 60
+
+
+def point_of_foundation(page: Any, suit: str) -> tuple[float, float]:
+    box = page.locator(f"#slot-f{suit}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 8, start[1] + 8, steps=2)
+    page.mouse.move(*end, steps=8)
+    page.mouse.up()
+
+
+def place_of(page: Any, card: str) -> str:
+    """Where the page shows a card: "t1".."t7" or "fS".."fC"."""
+    return str(page.locator(f"#card-{card}").get_attribute("data-place"))
+
+
+def wait_for_moves(page: Any, moves: int) -> None:
+    """Until the game bar counts ``moves`` and the cards have stopped moving."""
+    page.wait_for_function(f"document.getElementById('stat-moves').textContent === '{moves}'")
+    settle(page)
+
+
+def settle(page: Any) -> None:
+    """Until no card is sliding or turning over."""
+    page.wait_for_function(
+        "document.getAnimations().filter(a => a.playState === 'running' && a.effect && a.effect.target"
+        " && a.effect.target.closest && a.effect.target.closest('.card-layer')).length === 0"
+    )
+
+
+def server_state(page: Any) -> dict[str, Any]:
+    """The current game as the API tells it to this browser."""
+    return page.evaluate(
+        "async () => (await fetch('/api/v1/games/' + localStorage.getItem('yukon.game'))).json()"
+    )
+
+
+def session_key(page: Any) -> str:
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return cookies["sessionid"]

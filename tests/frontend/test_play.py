@@ -1,0 +1,207 @@
+"""Playing with the pointer and the keyboard: every move goes through the API, and the page
+shows what the server answered."""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+from games.engine import Game as EngineGame
+from games.engine import GameCode, Move, explain
+from tests import factories
+
+from .support import (
+    drag,
+    find_deal,
+    foundation_move,
+    group_move,
+    last_card,
+    open_deal,
+    place_of,
+    point_of_card,
+    point_of_column,
+    point_of_foundation,
+    server_state,
+    session_key,
+    wait_for_moves,
+)
+
+
+def test_a_group_of_cards_dragged_onto_a_column_moves_together(page: Any, screenshot: Any) -> None:
+    code, game, move = find_deal(group_move)
+    col = game.view()["tableau"][int(move["from"][1]) - 1]
+    group = col[col.index(move["card"]):]
+    open_deal(page, code)
+    screenshot(page, "play-desktop-de")
+
+    drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
+
+    wait_for_moves(page, 1)
+    assert [place_of(page, card) for card in group] == [move["to"]] * len(group)
+    state = server_state(page)
+    assert state["tableau"][int(move["to"][1]) - 1][-len(group):] == group
+    assert page.locator("#rule-note").is_hidden()
+
+
+def test_drop_hints_light_up_the_legal_targets_while_dragging(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    targets = {m.to_json()["to"] for m in game.legal_moves() if m.to_json().get("card") == move["card"]}
+    open_deal(page, code)
+    x, y = point_of_card(page, move["card"])
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 30, y + 40, steps=3)
+    lit = set(page.eval_on_selector_all(".lane.hint", "els => els.map(e => e.dataset.target)"))
+    page.mouse.up()
+    assert lit == targets
+    assert page.locator(".lane.hint").count() == 0
+
+
+def test_tapping_the_last_card_puts_it_on_its_foundation(page: Any) -> None:
+    code, game, move = find_deal(foundation_move)
+    card = last_card(game, move["from"])
+    open_deal(page, code)
+
+    page.locator(f"#card-{card}").click()
+
+    wait_for_moves(page, 1)
+    assert place_of(page, card) == f"f{card[1]}"
+    assert page.locator("#stat-score").text_content() in {"10", "15"}
+    assert server_state(page)["foundations"][card[1]] == card
+
+
+def test_double_tap_sends_the_card_where_the_server_finds_a_place(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    expected = copy.deepcopy(game)
+    result = expected.double_tap(int(move["from"][1]), move["card"])
+    target = result.move.to_json()["to"]
+    open_deal(page, code)
+
+    page.locator(f"#card-{move['card']}").dblclick(position={"x": 20, "y": 8})
+
+    wait_for_moves(page, 1)
+    assert place_of(page, move["card"]) == target
+
+
+def test_undo_takes_the_move_back_with_the_button_and_with_ctrl_z(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    open_deal(page, code)
+    drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
+    wait_for_moves(page, 1)
+
+    page.locator("#undo-button").click()
+    wait_for_moves(page, 2)  # an undo counts as a move
+    assert place_of(page, move["card"]) == move["from"]
+    assert page.locator("#undo-button").is_disabled()
+
+    drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
+    wait_for_moves(page, 3)
+    page.keyboard.press("Control+z")
+    wait_for_moves(page, 4)
+    assert place_of(page, move["card"]) == move["from"]
+    assert server_state(page)["tableau"] == game.view()["tableau"]
+
+
+def refused_drop(game: EngineGame) -> dict[str, str] | None:
+    """A face-up card and a non-empty column it does not fit on."""
+    legal = {(m.to_json().get("card"), m.to_json()["to"]) for m in game.legal_moves()}
+    tableau = game.view()["tableau"]
+    for s, col in enumerate(tableau):
+        card = col[-1]
+        for t, target in enumerate(tableau):
+            if t != s and target and (card, f"t{t + 1}") not in legal:
+                return {"from": f"t{s + 1}", "card": card, "to": f"t{t + 1}"}
+    return None
+
+
+def test_a_refused_drop_slides_back_and_shows_the_rule(page: Any, screenshot: Any) -> None:
+    code, game, move = find_deal(refused_drop)
+    open_deal(page, code)
+    before = page.locator(f"#card-{move['card']}").bounding_box()
+
+    drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
+
+    note = page.locator("#rule-note")
+    note.wait_for(state="visible")
+    assert note.locator(".rule-text").text_content() == explain("does_not_fit", "de")
+    assert note.get_attribute("data-code") == "does_not_fit"
+    page.wait_for_timeout(400)  # the slide back
+    after = page.locator(f"#card-{move['card']}").bounding_box()
+    assert (round(after["x"]), round(after["y"])) == (round(before["x"]), round(before["y"]))
+    assert page.locator("#stat-moves").text_content() == "0"
+    screenshot(page, "play-refused-rule", full_page=False)
+
+
+def test_a_game_won_by_dragging_shows_the_win_screen(page: Any, screenshot: Any) -> None:
+    page.goto("/")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    near_end = EngineGame.from_layout(
+        [["KC"], ["QC"], [], [], [], [], []],
+        {"S": "KS", "H": "KH", "D": "KD", "C": "JC"},
+        code=GameCode.parse("YU1-C-AAAAAAB"),
+    )
+    game = factories.game(session_key=session_key(page), engine=near_end)
+    page.goto(f"/?game={game.id}")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 10")
+
+    drag(page, point_of_card(page, "QC"), point_of_foundation(page, "C"))
+    wait_for_moves(page, 1)
+    drag(page, point_of_card(page, "KC"), point_of_foundation(page, "C"))
+
+    dialog = page.locator("#win-dialog")
+    dialog.wait_for(state="visible")
+    assert dialog.locator("#win-moves").text_content() == "2"
+    assert dialog.locator("#win-score").text_content() == "20"
+    assert ":" in dialog.locator("#win-time").text_content()
+    assert page.locator("#win-title").text_content() == "Gewonnen!"
+    game.refresh_from_db()
+    assert game.status == "won"
+    screenshot(page, "play-win", full_page=False)
+
+
+def test_keyboard_play_picks_a_card_and_drops_it_on_a_column(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    col = game.view()["tableau"][int(move["from"][1]) - 1]
+    ups_above = len(col) - 1 - col.index(move["card"])
+    open_deal(page, code)
+    page.locator("#table").focus()
+
+    page.keyboard.press(move["from"][1])  # jump to the column: the cursor is on its last card
+    for _ in range(ups_above):
+        page.keyboard.press("ArrowUp")
+    assert move["card"] in page.locator("#table").get_attribute("aria-activedescendant")
+    page.keyboard.press("Enter")  # pick up
+    page.keyboard.press(move["to"][1])  # choose the target column
+    page.keyboard.press("Enter")  # drop
+
+    wait_for_moves(page, 1)
+    assert place_of(page, move["card"]) == move["to"]
+    assert page.locator("#live").text_content()  # the screen reader hears what happened
+
+
+def test_a_move_starts_animating_right_after_the_drop(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    open_deal(page, code)
+    page.evaluate(
+        """card => {
+            const el = document.getElementById('card-' + card);
+            window.__drop = null; window.__moved = null;
+            document.getElementById('table').addEventListener('pointerup', () => {
+                window.__drop = performance.now();
+                const start = el.getBoundingClientRect();
+                const watch = () => {
+                    const now = el.getBoundingClientRect();
+                    if (now.x !== start.x || now.y !== start.y) window.__moved = performance.now();
+                    else requestAnimationFrame(watch);
+                };
+                requestAnimationFrame(watch);
+            }, { capture: true, once: true });
+        }""",
+        move["card"],
+    )
+    drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
+    page.wait_for_function("window.__moved !== null")
+    latency = page.evaluate("window.__moved - window.__drop")
+    assert latency < 100, f"the card began to move {latency:.0f} ms after the drop"
+    wait_for_moves(page, 1)
