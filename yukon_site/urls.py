@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/v1/", include("yukon_site.api_urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
+    path("", include("frontend.urls")),
 ]
 
 handler400 = "common.views.bad_request"
