@@ -71,7 +71,18 @@ def start_server(kind: str, port: int, env: dict[str, str]) -> subprocess.Popen[
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     if kind == "gunicorn":
-        command = [python, "-m", "gunicorn", "yukon_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--log-level", "warning"]
+        command = [
+            python,
+            "-m",
+            "gunicorn",
+            "yukon_site.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "2",
+            "--log-level",
+            "warning",
+        ]
     else:
         command = [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -150,7 +161,9 @@ def main() -> int:
             wait_ready(port, server)
             client = Client(port)
             status, body = client.call(
-                "POST", "/api/v1/auth/register", {"username": f"bench{uuid.uuid4().hex[:8]}", "password": "Bench-Yukon-42"}
+                "POST",
+                "/api/v1/auth/register",
+                {"username": f"bench{uuid.uuid4().hex[:8]}", "password": "Bench-Yukon-42"},
             )
             assert status == 201, (status, body)
             client.token = body["token"]

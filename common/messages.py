@@ -12,7 +12,7 @@ from django.utils import translation
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
     "bad_move": (
-        "Das ist kein gültiger Zug. Beispiel: {{\"from\": \"t3\", \"card\": \"7H\", \"to\": \"t5\"}}; "
+        'Das ist kein gültiger Zug. Beispiel: {{"from": "t3", "card": "7H", "to": "t5"}}; '
         "Spalten t1..t7, Zielstapel fS fH fD fC (als Ziel: f), Ziel auto für den Doppelklick.",
         "That is not a valid move: {reason}.",
     ),

@@ -14,7 +14,16 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["id", "owner__username"]
     exclude = ["state", "code", "guest_session_key"]
     readonly_fields = [
-        "owner", "shown_code", "rule", "daily", "status", "score", "moves", "created_at", "finished_at", "version",
+        "owner",
+        "shown_code",
+        "rule",
+        "daily",
+        "status",
+        "score",
+        "moves",
+        "created_at",
+        "finished_at",
+        "version",
     ]
 
     @admin.display(description="code")

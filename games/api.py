@@ -153,7 +153,9 @@ class GameMovesApi(ApiView, GenericAPIView):
             move = Move.from_json(serializer.move_json())
         except BadMove as exc:
             reason = str(exc)
-            raise ApplicationError("bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason))
+            raise ApplicationError(
+                "bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason)
+            ) from None
         outcome = services.game_play(
             game_id=game_id,
             player=player_of(request),

@@ -67,7 +67,10 @@ class GameStartSerializer(serializers.Serializer):
 
     rule = serializers.ChoiceField(choices=RuleChoices.choices, required=False)
     code = serializers.CharField(
-        max_length=64, required=False, allow_blank=True, help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive)."
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive).",
     )
     daily = serializers.BooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
 

@@ -20,9 +20,7 @@ _numbers = itertools.count(1)
 
 
 def user(*, username: str | None = None, password: str = PASSWORD, **profile: bool) -> Any:
-    account = get_user_model().objects.create_user(
-        username=username or f"player{next(_numbers)}", password=password
-    )
+    account = get_user_model().objects.create_user(username=username or f"player{next(_numbers)}", password=password)
     Profile.objects.create(user=account, **profile)
     Token.objects.create(user=account)
     return account

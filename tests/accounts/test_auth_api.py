@@ -44,8 +44,9 @@ def test_a_taken_username_is_refused_whatever_its_case(guest, account):
 
 @pytest.mark.parametrize("password", ["short", "12345678901", "password123"])
 def test_a_weak_password_is_refused_with_the_reason(guest, password):
-    body = assert_error(guest.post("/api/v1/auth/register", {"username": "lena", "password": password}), 400,
-                        "weak_password")
+    body = assert_error(
+        guest.post("/api/v1/auth/register", {"username": "lena", "password": password}), 400, "weak_password"
+    )
 
     assert body["detail"].startswith("Das Passwort ist zu schwach")
     assert not get_user_model().objects.filter(username="lena").exists()
@@ -75,7 +76,9 @@ def test_login_answers_the_username_and_the_token(guest, account):
 @pytest.mark.parametrize("password", ["wrong-password", ""])
 def test_login_with_bad_credentials_is_400(guest, account, password):
     body = assert_error(
-        guest.post("/api/v1/auth/login", {"username": account.username, "password": password}, HTTP_ACCEPT_LANGUAGE="en"),
+        guest.post(
+            "/api/v1/auth/login", {"username": account.username, "password": password}, HTTP_ACCEPT_LANGUAGE="en"
+        ),
         400,
         "bad_credentials" if password else "bad_request",
     )
@@ -171,8 +174,11 @@ def test_login_attempts_are_throttled(guest, account, monkeypatch):
     for _ in range(3):
         guest.post("/api/v1/auth/login", {"username": account.username, "password": "wrong"})
 
-    assert_error(guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD}),
-                 429, "throttled")
+    assert_error(
+        guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD}),
+        429,
+        "throttled",
+    )
 
 
 def test_a_session_user_needs_the_csrf_token_for_unsafe_requests(account):

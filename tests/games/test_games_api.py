@@ -15,8 +15,19 @@ from tests.support import assert_error
 pytestmark = pytest.mark.django_db
 
 STATE_KEYS = [
-    "id", "code", "rule", "daily", "status", "tableau", "foundations", "score", "moves",
-    "elapsed_ms", "undo_available", "legal_moves", "last",
+    "id",
+    "code",
+    "rule",
+    "daily",
+    "status",
+    "tableau",
+    "foundations",
+    "score",
+    "moves",
+    "elapsed_ms",
+    "undo_available",
+    "legal_moves",
+    "last",
 ]
 
 
@@ -136,7 +147,16 @@ def test_the_game_list_holds_only_ones_own_games_newest_first_and_is_paginated(a
     assert [g["id"] for g in body["results"]] == [str(g.id) for g in reversed(mine)][:2]
     assert body["next"] and body["previous"] is None
     assert set(body["results"][0]) == {
-        "id", "code", "rule", "daily", "status", "score", "moves", "elapsed_ms", "created_at", "finished_at",
+        "id",
+        "code",
+        "rule",
+        "daily",
+        "status",
+        "score",
+        "moves",
+        "elapsed_ms",
+        "created_at",
+        "finished_at",
     }
     second = player.get(body["next"]).json()
     assert [g["id"] for g in second["results"]] == [str(mine[0].id)]

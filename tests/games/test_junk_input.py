@@ -89,7 +89,16 @@ def test_other_media_types_are_refused(player, game, content_type):
 
 @pytest.mark.parametrize(
     "header",
-    ["Token", "Token abc", "Token a b", "Token " + "f" * 40, "Token \u00e4\u00f6", "Token abc\x00def", "Bearer x", "Token " + "0" * 5000],
+    [
+        "Token",
+        "Token abc",
+        "Token a b",
+        "Token " + "f" * 40,
+        "Token \u00e4\u00f6",
+        "Token abc\x00def",
+        "Bearer x",
+        "Token " + "0" * 5000,
+    ],
 )
 def test_a_bad_token_is_401_not_a_crash(db, header):
     response = APIClient().get("/api/v1/games", HTTP_AUTHORIZATION=header)
@@ -119,8 +128,19 @@ def test_any_accept_language_gets_an_answer(player, game, language):
     assert assert_json_error(response, 422)["error"] == "does_not_fit"
 
 
-@pytest.mark.parametrize("query", ["page=0", "page=-1", "page=abc", "page=99999999999999999999", "page_size=0",
-                                   "page_size=100000", "page=%00", "page=1e9"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page=0",
+        "page=-1",
+        "page=abc",
+        "page=99999999999999999999",
+        "page_size=0",
+        "page_size=100000",
+        "page=%00",
+        "page=1e9",
+    ],
+)
 def test_any_page_query_gets_an_answer(player, game, query):
     for url in ("/api/v1/games", f"/api/v1/games/{game['id']}/moves"):
         response = player.get(f"{url}?{query}")

@@ -112,7 +112,15 @@ def test_a_malformed_move_is_bad_move(player, game, move):
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"to": "t1"}, {"from": {"t": 3}, "to": "t1"}, {"from": True, "to": "t1"}, {"from": "t1", "to": "f", "seq": "x"}, {"from": "t1", "to": ["f"]}, []],
+    [
+        {},
+        {"to": "t1"},
+        {"from": {"t": 3}, "to": "t1"},
+        {"from": True, "to": "t1"},
+        {"from": "t1", "to": "f", "seq": "x"},
+        {"from": "t1", "to": ["f"]},
+        [],
+    ],
 )
 def test_a_body_that_is_no_move_is_bad_request(player, game, body):
     assert_error(player.post(moves_url(game), body), 400, "bad_request")

@@ -69,7 +69,9 @@ def test_every_answer_matches_its_documented_shape(components, account, player):
     assert_matches(components, "Error", player.post(f"{url}/undo").json())
     assert_matches(components, "Error", player.post(f"{url}/undo").json())
     won = factories.game(owner=account, engine=factories.one_move_from_winning())
-    assert_matches(components, "GameState", player.post(f"/api/v1/games/{won.id}/moves", {"from": "t1", "to": "f"}).json())
+    assert_matches(
+        components, "GameState", player.post(f"/api/v1/games/{won.id}/moves", {"from": "t1", "to": "f"}).json()
+    )
     credentials = {"username": "newcomer", "password": "Klondike-1896"}
     from rest_framework.test import APIClient
 
