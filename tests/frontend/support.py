@@ -98,9 +98,7 @@ def settle(page: Any) -> None:
 
 def server_state(page: Any) -> dict[str, Any]:
     """The current game as the API tells it to this browser."""
-    return page.evaluate(
-        "async () => (await fetch('/api/v1/games/' + localStorage.getItem('yukon.game'))).json()"
-    )
+    return page.evaluate("async () => (await fetch('/api/v1/games/' + localStorage.getItem('yukon.game'))).json()")
 
 
 def session_key(page: Any) -> str:

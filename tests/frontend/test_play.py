@@ -4,11 +4,10 @@ shows what the server answered."""
 from __future__ import annotations
 
 import copy
-import time
 from typing import Any
 
 from games.engine import Game as EngineGame
-from games.engine import GameCode, Move, explain
+from games.engine import GameCode, explain
 from tests import factories
 
 from .support import (
@@ -24,6 +23,7 @@ from .support import (
     point_of_foundation,
     server_state,
     session_key,
+    settle,
     wait_for_moves,
 )
 
@@ -31,7 +31,7 @@ from .support import (
 def test_a_group_of_cards_dragged_onto_a_column_moves_together(page: Any, screenshot: Any) -> None:
     code, game, move = find_deal(group_move)
     col = game.view()["tableau"][int(move["from"][1]) - 1]
-    group = col[col.index(move["card"]):]
+    group = col[col.index(move["card"]) :]
     open_deal(page, code)
     screenshot(page, "play-desktop-de")
 
@@ -40,7 +40,7 @@ def test_a_group_of_cards_dragged_onto_a_column_moves_together(page: Any, screen
     wait_for_moves(page, 1)
     assert [place_of(page, card) for card in group] == [move["to"]] * len(group)
     state = server_state(page)
-    assert state["tableau"][int(move["to"][1]) - 1][-len(group):] == group
+    assert state["tableau"][int(move["to"][1]) - 1][-len(group) :] == group
     assert page.locator("#rule-note").is_hidden()
 
 
@@ -144,6 +144,7 @@ def test_a_game_won_by_dragging_shows_the_win_screen(page: Any, screenshot: Any)
     game = factories.game(session_key=session_key(page), engine=near_end)
     page.goto(f"/?game={game.id}")
     page.wait_for_function("document.querySelectorAll('#table .card').length === 10")
+    settle(page)
 
     drag(page, point_of_card(page, "QC"), point_of_foundation(page, "C"))
     wait_for_moves(page, 1)

@@ -32,7 +32,7 @@ async function show(date) {
     return;
   }
   const entries = board.entries || [];
-  $("lb-players").textContent = t("lb.players", { n: board.players ?? entries.length });
+  $("lb-players").textContent = ` · ${t("lb.players", { n: board.players ?? entries.length })}`;
   if (!entries.length) {
     message(t("lb.empty"));
     return;

@@ -165,7 +165,7 @@ function drawChart(points) {
         { type: "bar", label: t("stats.chart.open"), data: sorted.map((p) => (p.won ? null : minutes(p))),
           backgroundColor: "#c9ced6", borderRadius: 4, yAxisID: "y", order: 3 },
         { type: "line", label: t("stats.winrate"), data: rate, borderColor: "#d9822b", backgroundColor: "#d9822b",
-          tension: 0.3, pointRadius: 2, yAxisID: "rate", order: 1 },
+          tension: 0.3, pointRadius: 2, yAxisID: "rate", order: 1, clip: false },
       ],
     },
     options: {
