@@ -1,9 +1,9 @@
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -26,9 +26,13 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    """Throttle counters live in the cache: every test starts with none."""
-    cache.clear()
+def _fresh_cache(settings: Any) -> None:
+    """Throttle counters live in the cache: every test gets a namespace of its own.
+
+    (Not ``cache.clear()``: with REDIS_URL that would flush the Celery broker's database too.)
+    """
+    default = settings.CACHES["default"]
+    settings.CACHES = {**settings.CACHES, "default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture
