@@ -123,7 +123,7 @@ def first_load(browser: Any, url: str, path: str) -> dict[str, float]:
         """() => {
             const mark = performance.getEntriesByName('board-rendered')[0];
             const nav = performance.getEntriesByType('navigation')[0];
-            return { rendered: mark ? mark.startTime : null, load: nav.loadEventEnd, dom: nav.domContentLoadedEventEnd };
+            return { rendered: mark ? mark.startTime : null, load: nav.loadEventEnd };
         }"""
     )
     context.close()

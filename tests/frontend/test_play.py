@@ -206,3 +206,38 @@ def test_a_move_starts_animating_right_after_the_drop(page: Any) -> None:
     latency = page.evaluate("window.__moved - window.__drop")
     assert latency < 100, f"the card began to move {latency:.0f} ms after the drop"
     wait_for_moves(page, 1)
+
+
+def test_a_foundation_card_dragged_back_onto_a_column(page: Any) -> None:
+    page.goto("/")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    position = EngineGame.from_layout(
+        [["6S"], ["KD"], [], [], [], [], []], {"S": "5S", "H": "5H"}, code=GameCode.parse("YU1-C-AAAAAAB")
+    )
+    game = factories.game(session_key=session_key(page), engine=position)
+    page.goto(f"/?game={game.id}")
+    page.wait_for_function("document.getElementById('card-5H') !== null")
+    settle(page)
+
+    drag(page, point_of_foundation(page, "H"), point_of_column(page, "t1"))
+
+    wait_for_moves(page, 1)
+    assert place_of(page, "5H") == "t1"
+    assert place_of(page, "4H") == "fH"  # the card below is the foundation's top again
+    assert server_state(page)["foundations"]["H"] == "4H"
+    assert page.locator("#stat-score").text_content() == "0"  # a take-back costs nothing
+
+
+def test_automatic_drop_chooses_the_column_when_let_go_elsewhere(page: Any) -> None:
+    code, game, move = find_deal(group_move)
+    expected = copy.deepcopy(game)
+    target = expected.double_tap(int(move["from"][1]), move["card"]).move.to_json()["to"]
+    page.goto("/")
+    page.evaluate("localStorage.setItem('yukon.settings', JSON.stringify({auto_drop: true}))")
+    open_deal(page, code)
+
+    felt = page.locator("#table").bounding_box()
+    drag(page, point_of_card(page, move["card"]), (felt["x"] + 40, felt["y"] + 40))  # beside the foundations
+
+    wait_for_moves(page, 1)
+    assert place_of(page, move["card"]) == target
