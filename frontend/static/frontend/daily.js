@@ -17,8 +17,14 @@ let info = null;
 
 const table = new GameTable({ settings, onWin: (state) => won(state) });
 bindSettings(settings);
-bindNewGameDialog(() => {
-  location.href = "/"; // a new random game belongs on the play page
+bindNewGameDialog((state) => {
+  // A new random game belongs on the play page, which resumes the game named here.
+  try {
+    localStorage.setItem("yukon.game", state.id);
+  } catch (err) {
+    /* the play page then deals another */
+  }
+  location.href = "/";
 });
 
 function setStatus(text) {
