@@ -11,4 +11,4 @@ from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionS
 
 class SessionStore(DatabaseSessionStore):
     def _validate_session_key(self, key: str | None) -> bool:
-        return bool(key) and 8 <= len(key) <= 40 and key.isascii() and key.isalnum()  # type: ignore[union-attr]
+        return key is not None and 8 <= len(key) <= 40 and key.isascii() and key.isalnum()
