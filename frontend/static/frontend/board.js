@@ -98,14 +98,22 @@ export class Board {
 
   /** Sizes from the table's width and the window's height: a phone gets narrow cards, a desktop
    *  cards that leave room for long columns. */
-  measure() {
+  measure(view) {
     const width = this.root.clientWidth;
     const gap = clamp(Math.round(width * 0.014), 4, 14);
     const byWidth = (width - gap * 8) / 7;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
     const available = Math.max(window.innerHeight - top - 12, 360);
     const byHeight = (available - gap * 3) / 5.4 / 1.4;
-    const cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
+    let cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
+    // A long column (Yukon moves big groups) shrinks the cards a little rather than the gaps
+    // between them below what keeps each rank readable; past that the table grows and scrolls.
+    const tallest = Math.max(...view.tableau.map((col) => {
+      const down = col.filter((card) => card === HIDDEN).length;
+      return { down, up: col.length - down };
+    }).map(({ down, up }) => down * 0.14 + Math.max(0, up - 1) * 0.34 + 2.8));
+    const fit = Math.floor((available - gap * 4) / tallest);
+    if (fit < cw) cw = Math.max(fit, Math.min(cw, 56), Math.floor(cw * 0.7));
     const ch = Math.round(cw * 1.4);
     const left = Math.round((width - 7 * cw - 6 * gap) / 2);
     const tabY = gap * 2 + ch + Math.round(gap / 2);
@@ -114,7 +122,7 @@ export class Board {
       foundY: gap,
       down: Math.max(4, Math.round(ch * 0.1)),
       up: Math.max(15, Math.round(ch * 0.27)),
-      minUp: Math.max(14, Math.round(ch * 0.2)),
+      minUp: Math.max(14, Math.round(cw * 0.34)),
     };
   }
 
@@ -161,7 +169,7 @@ export class Board {
   /** Show `view`. With animate, every card that changes place slides there and flips turn over. */
   render(view, { animate = true } = {}) {
     this.view = view;
-    this.metrics = this.measure();
+    this.metrics = this.measure(view);
     const m = this.metrics;
     const places = this.layout(view);
     this.root.style.setProperty("--cw", `${m.cw}px`);
