@@ -1,0 +1,750 @@
+"""A Yukon solver: winnable (with the moves), not winnable (proven), or unknown within a budget.
+
+The search is a depth-first search over the full position (every card known: the server only)
+with a transposition table keyed on the canonical position (the columns sorted: columns are
+interchangeable; face-down cards count), move ordering that tries what uncovers cards first, and
+only *sound* reductions, so that "not winnable" is a proof:
+
+* **Safe foundation moves** are made at once, without branching. A card ``c`` of rank ``r`` on
+  the end of a column goes up when its foundation is at ``r - 1`` and every card that could ever
+  be built on it is on a foundation already: in classic both foundations of the other colour at
+  ``r - 1`` or more and the other foundation of its own colour at ``r - 2`` or more; in relaxed
+  every foundation at ``r - 1`` or more. Those cards (call them ``M``, with ``c``) are closed under
+  "fits on", so in any winning line every ``M`` card in the tableau only ever carries ``M`` cards:
+  dropping from that line every move of an ``M`` card (take-backs included) leaves a legal,
+  shorter winning line from the position with ``c`` on its foundation. So a safe move never turns
+  a winnable position into a lost one, even though take-backs are allowed.
+* **Take-backs** are searched (last), except the take-back of a card that would go straight back
+  up as a safe move (the same position again).
+* A King that already lies at the bottom of its column never moves to an empty column, and of
+  several empty columns only the first is tried: both give a position equal up to the order of
+  the columns, which the transposition table would refuse anyway.
+* **Deadlock check** at the root: a set ``X`` of cards, each lying directly on a face-down card,
+  none a King, such that every card each of them fits on, and some lower card of its suit, lies
+  under a card of ``X`` (all those cards are face down and cannot move before the card of ``X``
+  above them does): the first card of ``X`` to move would need a target or a foundation that
+  cannot be reached yet, so no card of ``X`` ever moves and the deal is lost. The greatest such
+  set is found by removing cards with a way out until none is left to remove.
+
+Moves are found on plain lists and turned into engine :class:`Move` values at the end; every
+solution is replayed by :class:`Game` before it is returned.
+
+>>> result = solve(Game.from_code("YU1-C-AAAAAAB"), max_seconds=10)
+>>> result.verdict.value, len(result.moves) > 52
+('winnable', True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import RANK, RED, SUIT
+from .codes import MAX_NUMBER, GameCode, Rule
+from .errors import BadCode
+from .game import GROUP_LIMIT, Game
+from .moves import FOUNDATION, Move
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_MAX_SECONDS",
+    "SampleReport",
+    "SolveResult",
+    "Verdict",
+    "is_deadlocked",
+    "sample",
+    "solve",
+    "wilson",
+]
+
+DEFAULT_MAX_SECONDS: Final = 2.0
+DEFAULT_MAX_NODES: Final = 2_000_000
+_CHECK_EVERY: Final = 512  # nodes between two looks at the clock
+_FIRST_NODES: Final = 5_000  # the first plain search
+_RESTART_NODES: Final = 1_000  # times the Luby sequence
+_RESTART_SHARE: Final = 0.35  # of the budget, for the restarts
+_MAX_RESTARTS: Final = 200  # when there is no budget at all
+_NOISE: Final = 25.0
+
+# Internal moves: (_TABLEAU, src, index, dst, count), (_UP, src, suit), (_BACK, suit, dst).
+_TABLEAU: Final = 0
+_UP: Final = 1
+_BACK: Final = 2
+_InternalMove = tuple[int, ...]
+
+
+class Verdict(str, enum.Enum):
+    WINNABLE = "winnable"
+    NOT_WINNABLE = "not_winnable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The answer: ``moves`` is a winning line (engine moves from the given position) or ``None``."""
+
+    verdict: Verdict
+    moves: tuple[Move, ...] | None
+    nodes: int
+    seconds: float
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict is not Verdict.UNKNOWN
+
+
+def _parents(relaxed: bool) -> tuple[tuple[int, ...], ...]:
+    """For each card, the cards it may be put on in the tableau (one rank higher, fitting colour)."""
+    return tuple(
+        tuple(p for p in range(52) if RANK[p] == RANK[c] + 1 and (relaxed or RED[p] != RED[c])) for c in range(52)
+    )
+
+
+def _safe_needs(relaxed: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each card, the (suit, minimum top rank) of the other foundations that make it safe to put up."""
+    out = []
+    for c in range(52):
+        r, s = RANK[c], SUIT[c]
+        needs = []
+        for o in range(4):
+            if o == s:
+                continue
+            if relaxed or RED[o * 13] != RED[c]:
+                needs.append((o, r - 1))
+            else:
+                needs.append((o, r - 2))
+        out.append(tuple(needs))
+    return tuple(out)
+
+
+_PARENTS: Final = {False: _parents(False), True: _parents(True)}
+_SAFE: Final = {False: _safe_needs(False), True: _safe_needs(True)}
+
+
+def _is_safe(card: int, foundations: list[int], needs: tuple[tuple[int, int], ...]) -> bool:
+    for o, need in needs:
+        if foundations[o] < need:
+            return False
+    return True
+
+
+def is_deadlocked(game: Game) -> bool:
+    """True when the root deadlock check (see the module doc) proves the position lost."""
+    return _deadlocked(game.columns, game.down, game.foundations, game.relaxed)
+
+
+def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int], relaxed: bool) -> bool:
+    """The deadlock check of the module doc, on any position (face-down cards need no special case).
+
+    ``X`` is kept as a height per column: the cards at positions ``1..h[c]`` of column ``c``. A card
+    of ``X`` that could still move first (a target that can become a column end without a move of
+    ``X``, its foundation, or an empty column for a King) cuts its column's height below it.
+    """
+    parents = _PARENTS[relaxed]
+    col_of = [-1] * 52
+    pos_of = [0] * 52
+    for ci, col in enumerate(columns):
+        for pos, card in enumerate(col):
+            col_of[card] = ci
+            pos_of[card] = pos
+    h = [max(len(col) - 1, 0) for col in columns]
+
+    def returnable(v: int) -> bool:
+        """Whether ``v`` (on its foundation) might come back: each card above it needs a target."""
+        s = SUIT[v]
+        for k in range(foundations[s], RANK[v], -1):
+            w = s * 13 + k - 1
+            if k == 13:
+                if 0 in h:
+                    continue
+                return False
+            for p in parents[w]:
+                d = col_of[p]
+                if d < 0 or pos_of[p] >= h[d]:
+                    break
+            else:
+                return False
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        may_empty = 0 in h  # some column's bottom card is not under a card of X
+        for ci in range(7):
+            col = columns[ci]
+            p = 1
+            while p <= h[ci]:
+                card = col[p]
+                if p < down[ci] and p < h[ci]:
+                    p += 1  # face down under a card of X: it cannot be the first to move
+                    continue
+                free = False
+                if RANK[card] == 13:
+                    free = may_empty
+                if not free:
+                    for v in parents[card]:
+                        d = col_of[v]
+                        if d < 0:
+                            if returnable(v):
+                                free = True
+                                break
+                            continue
+                        q = pos_of[v]
+                        if d != ci:
+                            if q >= h[d]:
+                                free = True
+                                break
+                        elif q > h[ci]:
+                            free = True
+                            break
+                if not free and p == h[ci]:
+                    s = SUIT[card]
+                    free = True
+                    for k in range(foundations[s] + 1, RANK[card]):
+                        z = s * 13 + k - 1
+                        d = col_of[z]
+                        if pos_of[z] <= h[d] and (pos_of[z] > 0 or h[d] > 0):
+                            free = False
+                            break
+                if free:
+                    h[ci] = p - 1
+                    changed = True
+                    break
+                p += 1
+    return any(h)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Frame:
+    """One position on the search path: its moves, the next to try, how it was entered."""
+
+    __slots__ = ("todo", "index", "made", "move", "flipped")
+
+    def __init__(
+        self,
+        todo: list[_InternalMove],
+        made: list[tuple[_InternalMove, bool]],
+        move: _InternalMove | None,
+        flipped: bool,
+    ) -> None:
+        self.todo = todo
+        self.index = 0
+        self.made = made  # the safe foundation moves made on entering
+        self.move = move
+        self.flipped = flipped
+
+
+class _Search:
+    """One search over a copy of a position; moves are applied and taken back in place."""
+
+    def __init__(
+        self,
+        game: Game,
+        max_nodes: int | None,
+        deadline: float | None,
+        rng: random.Random | None = None,
+        noise: float = 0.0,
+    ) -> None:
+        self.cols = [list(col) for col in game.columns]
+        self.down = list(game.down)
+        self.fnd = list(game.foundations)
+        self.relaxed = game.relaxed
+        self.parents = _PARENTS[game.relaxed]
+        self.safe = _SAFE[game.relaxed]
+        self.keys = [self._col_key(i) for i in range(7)]
+        self.seen: set[bytes] = set()
+        self.nodes = 0
+        self.deadlocks = 0
+        self.check_deadlocks = True
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.rng = rng  # None: the plain order; else each move's priority gets up to ``noise`` at random
+        self.noise = noise
+
+    # -- position ---------------------------------------------------------------------------
+    def _col_key(self, i: int) -> bytes:
+        return bytes((100 + self.down[i], *self.cols[i]))
+
+    def key(self) -> bytes:
+        return b"".join(sorted(self.keys))
+
+    def won(self) -> bool:
+        return self.fnd == [13, 13, 13, 13]
+
+    # -- making and taking back moves -------------------------------------------------------
+    def apply(self, move: _InternalMove) -> bool:
+        """Make ``move``; True when it flipped a card."""
+        cols, down = self.cols, self.down
+        kind = move[0]
+        if kind == _TABLEAU:
+            _, s, i, t, _n = move
+            src = cols[s]
+            cols[t].extend(src[i:])
+            del src[i:]
+            flipped = bool(src) and down[s] == len(src)
+            if flipped:
+                down[s] -= 1
+            self.keys[s] = bytes((100 + down[s], *src))
+            self.keys[t] = bytes((100 + down[t], *cols[t]))
+            return flipped
+        if kind == _UP:
+            s = move[1]
+            src = cols[s]
+            card = src.pop()
+            self.fnd[SUIT[card]] += 1
+            flipped = bool(src) and down[s] == len(src)
+            if flipped:
+                down[s] -= 1
+            self.keys[s] = bytes((100 + down[s], *src))
+            return flipped
+        _, f, t = move
+        self.fnd[f] -= 1
+        cols[t].append(f * 13 + self.fnd[f])
+        self.keys[t] = bytes((100 + down[t], *cols[t]))
+        return False
+
+
+    def undo(self, move: _InternalMove, flipped: bool) -> None:
+        cols, down = self.cols, self.down
+        kind = move[0]
+        if kind == _TABLEAU:
+            _, s, _i, t, n = move
+            src, dst = cols[s], cols[t]
+            if flipped:
+                down[s] += 1
+            src.extend(dst[-n:])
+            del dst[-n:]
+            self.keys[s] = bytes((100 + down[s], *src))
+            self.keys[t] = bytes((100 + down[t], *dst))
+        elif kind == _UP:
+            s = move[1]
+            src = cols[s]
+            if flipped:
+                down[s] += 1
+            suit = move[2]
+            src.append(suit * 13 + self.fnd[suit] - 1)
+            self.fnd[suit] -= 1
+            self.keys[s] = bytes((100 + down[s], *src))
+        else:
+            _, f, t = move
+            cols[t].pop()
+            self.fnd[f] += 1
+            self.keys[t] = bytes((100 + down[t], *cols[t]))
+
+    def autos(self) -> list[tuple[_InternalMove, bool]]:
+        """Make every safe foundation move (see the module doc), repeatedly; the moves made."""
+        made: list[tuple[_InternalMove, bool]] = []
+        cols, fnd, safe = self.cols, self.fnd, self.safe
+        again = True
+        while again:
+            again = False
+            for s in range(7):
+                col = cols[s]
+                while col:
+                    card = col[-1]
+                    suit = SUIT[card]
+                    if fnd[suit] != RANK[card] - 1 or not _is_safe(card, fnd, safe[card]):
+                        break
+                    move = (_UP, s, suit)
+                    made.append((move, self.apply(move)))
+                    again = True
+        return made
+
+    # -- move generation --------------------------------------------------------------------
+    def moves(self) -> list[_InternalMove]:
+        """The moves worth trying here, most promising first."""
+        cols, down, fnd, parents = self.cols, self.down, self.fnd, self.parents
+        ends = [-1] * 52  # card -> the column it ends
+        empty = -1
+        for t in range(7):
+            col = cols[t]
+            if col:
+                ends[col[-1]] = t
+            elif empty < 0:
+                empty = t
+        scored: list[tuple[float, _InternalMove]] = []
+        add = scored.append
+        for s in range(7):
+            col = cols[s]
+            n = len(col)
+            if not n:
+                continue
+            d = down[s]
+            start = d if n - d <= GROUP_LIMIT else n - GROUP_LIMIT
+            for i in range(start, n):
+                card = col[i]
+                if i == d:
+                    prio = 80 + d if d else (50 if empty < 0 else 5)  # a flip; or a column emptied
+                else:
+                    below = col[i - 1]
+                    if fnd[SUIT[below]] == RANK[below] - 1:
+                        prio = 60  # uncovers a card that can go up
+                    else:
+                        prio = 20
+                if RANK[card] == 13:
+                    if empty >= 0 and i > 0:
+                        add((prio, (_TABLEAU, s, i, empty, n - i)))
+                    continue
+                for p in parents[card]:
+                    dst = ends[p]
+                    if dst >= 0 and dst != s:
+                        add((prio, (_TABLEAU, s, i, dst, n - i)))
+            last = col[-1]
+            suit = SUIT[last]
+            if fnd[suit] == RANK[last] - 1:
+                add((90 if d and d == n - 1 else 70, (_UP, s, suit)))
+        safe = self.safe
+        for f in range(4):
+            top = fnd[f]
+            if not top:
+                continue
+            card = f * 13 + top - 1
+            fnd[f] -= 1
+            comes_back = _is_safe(card, fnd, safe[card])
+            fnd[f] += 1
+            if comes_back:
+                continue
+            for p in parents[card]:
+                dst = ends[p]
+                if dst >= 0:
+                    add((0, (_BACK, f, dst)))
+            if top == 13 and empty >= 0:
+                add((0, (_BACK, f, empty)))
+        rng = self.rng
+        if rng is not None:
+            noise = self.noise
+            rand = rng.random
+            scored = [(prio + rand() * noise, move) for prio, move in scored]
+        scored.sort(key=_first, reverse=True)
+        return [move for _, move in scored]
+
+    # -- the search -------------------------------------------------------------------------
+    def run(self) -> list[_InternalMove] | None:
+        """A winning line of internal moves, or None when the whole space was searched in vain.
+
+        Raises :class:`_OutOfBudget` when the budget runs out first.
+        """
+        root_autos = self.autos()
+        if self.won():
+            return [m for m, _ in root_autos]
+        if _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
+            return None
+        seen = self.seen
+        seen.add(self.key())
+        stack = [_Frame(self.moves(), root_autos, None, False)]
+        max_nodes = self.max_nodes if self.max_nodes is not None else -1
+        deadline = self.deadline
+        nodes = 0
+        apply, undo, autos, key, moves = self.apply, self.undo, self.autos, self.key, self.moves
+        while stack:
+            frame = stack[-1]
+            todo = frame.todo
+            index = frame.index
+            if index >= len(todo):
+                stack.pop()
+                for m, f in reversed(frame.made):
+                    undo(m, f)
+                if frame.move is not None:
+                    undo(frame.move, frame.flipped)
+                continue
+            frame.index = index + 1
+            move = todo[index]
+            flipped = apply(move)
+            nodes += 1
+            if nodes & (_CHECK_EVERY - 1) == 0:
+                self.nodes = nodes
+                if nodes == max_nodes or (deadline is not None and time.perf_counter() > deadline):
+                    raise _OutOfBudget
+            elif nodes == max_nodes:
+                self.nodes = nodes
+                raise _OutOfBudget
+            made = autos()
+            if self.fnd == [13, 13, 13, 13]:
+                self.nodes = nodes
+                line: list[_InternalMove] = [m for m, _ in root_autos]
+                for entry in stack[1:]:
+                    assert entry.move is not None
+                    line.append(entry.move)
+                    line.extend(m for m, _ in entry.made)
+                line.append(move)
+                line.extend(m for m, _ in made)
+                return line
+            k = key()
+            if k in seen:
+                for m, f in reversed(made):
+                    undo(m, f)
+                undo(move, flipped)
+                continue
+            seen.add(k)
+            if self.check_deadlocks and _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
+                self.deadlocks += 1
+                for m, f in reversed(made):
+                    undo(m, f)
+                undo(move, flipped)
+                continue
+            stack.append(_Frame(moves(), made, move, flipped))
+        self.nodes = nodes
+        return None
+
+
+def _first(item: tuple[float, _InternalMove]) -> float:
+    return item[0]
+
+
+def _engine_move(move: _InternalMove, columns: list[list[int]]) -> Move:
+    """The engine move of an internal move, made on ``columns`` (a copy kept in step)."""
+    kind = move[0]
+    if kind == _TABLEAU:
+        _, s, i, t, _n = move
+        return Move(s, t, columns[s][i])
+    if kind == _UP:
+        return Move(move[1], FOUNDATION)
+    return Move(FOUNDATION + move[1], move[2])
+
+
+def _without_loops(game: Game, line: list[_InternalMove]) -> list[_InternalMove]:
+    """The line with every stretch that comes back to a position it already passed cut out."""
+    search = _Search(game, None, None)
+    seen: dict[tuple[tuple[int, ...], ...], int] = {}
+    out: list[_InternalMove] = []
+    marks: list[tuple[tuple[int, ...], ...]] = []
+
+    def exact() -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(col) for col in search.cols) + (tuple(search.down),)
+
+    here = exact()
+    seen[here] = 0
+    for move in line:
+        search.apply(move)
+        here = exact()
+        back = seen.get(here)
+        if back is not None:
+            for gone in marks[back:]:
+                del seen[gone]
+            del out[back:]
+            del marks[back:]
+            seen[here] = back
+            continue
+        out.append(move)
+        marks.append(here)
+        seen[here] = len(out)
+    return out
+
+
+def _replay(game: Game, line: list[_InternalMove]) -> tuple[Move, ...]:
+    """Turn a line into engine moves and check that the engine wins with it from ``game``."""
+    line = _without_loops(game, line)
+    copy = Game.from_state(game.to_state())
+    out = []
+    for step in line:
+        move = _engine_move(step, copy.columns)
+        copy.play(move)
+        out.append(move)
+    if not copy.is_won:  # pragma: no cover - a solver bug, never a player's doing
+        raise AssertionError("the solver's line does not win")
+    return tuple(out)
+
+
+def _luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i from 1): restart lengths with no tuning."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+
+
+def solve(
+    game: Game,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    seed: int = 0,
+) -> SolveResult:
+    """Solve the full position of ``game`` (not changed) within the budget (None: no limit).
+
+    WINNABLE comes with the winning engine moves from this position; NOT_WINNABLE means the
+    whole (soundly reduced) space was searched; UNKNOWN that the budget ran out first.
+
+    A plain search that runs out of a short first budget gives way to short searches in a
+    randomly perturbed order (restarts, seeded by ``seed``: deterministic), which find the wins that
+    one early wrong turn hides from a depth-first search; the rest of the budget goes to one
+    plain search of the whole space, the only kind that can prove a deal lost.
+    """
+    begin = time.perf_counter()
+    if game.is_won:
+        return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
+    deadline = None if max_seconds is None else begin + max_seconds
+    total = 0
+    line: list[_InternalMove] | None = None
+    found = False
+
+    def attempt(nodes: int | None, until: float | None, rng: random.Random | None) -> bool:
+        nonlocal total, line
+        search = _Search(game, nodes, until, rng, _NOISE)
+        try:
+            line = search.run()
+        except _OutOfBudget:
+            return False
+        finally:
+            total += search.nodes
+        return True
+
+    def left() -> int | None:
+        return None if max_nodes is None else max_nodes - total
+
+    first = _FIRST_NODES if max_nodes is None else min(_FIRST_NODES, max_nodes)
+    found = attempt(first, deadline, None)
+    if not found:
+        # restarts: until a share of the budget is spent
+        share_end = None if deadline is None else begin + max_seconds * _RESTART_SHARE  # type: ignore[operator]
+        share_nodes = None if max_nodes is None else int(max_nodes * _RESTART_SHARE)
+        rng = random.Random(seed)
+        i = 1
+        while True:
+            if share_end is not None and time.perf_counter() >= share_end:
+                break
+            if share_nodes is not None and total >= share_nodes:
+                break
+            if share_end is None and share_nodes is None and i > _MAX_RESTARTS:
+                break
+            nodes = _RESTART_NODES * _luby(i)
+            room = None if share_nodes is None else share_nodes - total
+            if attempt(nodes if room is None else max(1, min(nodes, room)), share_end, rng):
+                found = True  # a win, or (rarely, in a small space) the proof
+                break
+            i += 1
+    if not found:
+        room = left()
+        if room is None or room > 0:
+            found = attempt(room, deadline, None)
+    seconds = time.perf_counter() - begin
+    if not found:
+        return SolveResult(Verdict.UNKNOWN, None, total, seconds)
+    if line is None:
+        return SolveResult(Verdict.NOT_WINNABLE, None, total, seconds)
+    return SolveResult(Verdict.WINNABLE, _replay(game, line), total, seconds)
+
+
+# -- measuring: ``python -m games.engine.solve`` ----------------------------------------------
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a share.
+
+    >>> tuple(round(x, 3) for x in wilson(90, 100))
+    (0.826, 0.945)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class SampleReport:
+    """What a sample of random deals gave: counts, times (seconds), solution lengths."""
+
+    rule: Rule
+    results: tuple[tuple[GameCode, SolveResult], ...]
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for _, result in self.results if result.verdict is verdict)
+
+    def lines(self) -> list[str]:
+        n = len(self.results)
+        out = [f"{self.rule.value}: {n} random deals"]
+        for verdict in Verdict:
+            k = self.count(verdict)
+            low, high = wilson(k, n)
+            out.append(f"  {verdict.value:<13} {k:5d}  {100 * k / max(n, 1):5.1f} %  (95 % CI {100 * low:5.1f} – {100 * high:5.1f} %)")
+        decided = n - self.count(Verdict.UNKNOWN)
+        low, high = wilson(decided, n)
+        out.append(f"  {'decided':<13} {decided:5d}  {100 * decided / max(n, 1):5.1f} %  (95 % CI {100 * low:5.1f} – {100 * high:5.1f} %)")
+        times = sorted(result.seconds for _, result in self.results)
+        if times:
+            p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
+            out.append(f"  time per deal: median {statistics.median(times):.3f} s, p95 {p95:.3f} s, max {times[-1]:.3f} s")
+        lengths = [len(result.moves) for _, result in self.results if result.moves is not None]
+        if lengths:
+            out.append(f"  solution length: median {statistics.median(lengths):.0f} moves (min {min(lengths)}, max {max(lengths)})")
+        return out
+
+
+def sample(
+    rule: Rule,
+    count: int,
+    *,
+    seed: int = 1,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    progress: bool = False,
+) -> SampleReport:
+    """Solve ``count`` random deals (deal numbers drawn from ``seed``: repeatable)."""
+    rng = random.Random(seed)
+    results = []
+    for i in range(count):
+        code = GameCode(rule, rng.randrange(MAX_NUMBER + 1))
+        result = solve(Game.new(code), max_seconds=max_seconds, max_nodes=max_nodes)
+        results.append((code, result))
+        if progress:
+            print(f"  {i + 1:5d} {code} {result.verdict.value:<13} {result.seconds:6.2f} s {result.nodes:9d} nodes", file=sys.stderr)
+    return SampleReport(rule, tuple(results))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.solve",
+        description="Solve one game code and print the winning moves, or measure a sample of random deals.",
+    )
+    parser.add_argument("code", nargs="?", help="a game code such as YU1-C-AAAAAAB")
+    parser.add_argument("--sample", type=int, metavar="N", help="solve N random deals and print the shares")
+    parser.add_argument("--rule", choices=["C", "R", "c", "r"], default="C", help="for --sample: C classic, R relaxed")
+    parser.add_argument("--budget-seconds", type=float, default=DEFAULT_MAX_SECONDS, help="time budget per deal (default 2)")
+    parser.add_argument("--budget-nodes", type=int, default=DEFAULT_MAX_NODES, help="node budget per deal")
+    parser.add_argument("--seed", type=int, default=1, help="for --sample: the seed of the deal numbers")
+    parser.add_argument("--verbose", action="store_true", help="for --sample: one line per deal on stderr")
+    args = parser.parse_args(argv)
+    if (args.code is None) == (args.sample is None):
+        parser.error("give either a game code or --sample N")
+    if args.sample is not None:
+        rule = Rule.from_letter(args.rule)
+        report = sample(
+            rule, args.sample, seed=args.seed, max_seconds=args.budget_seconds,
+            max_nodes=args.budget_nodes, progress=args.verbose,
+        )
+        print(f"budget {args.budget_seconds:g} s / {args.budget_nodes:,} nodes per deal, seed {args.seed}")
+        print("\n".join(report.lines()))
+        return 0
+    try:
+        game = Game.from_code(args.code)
+    except BadCode as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    result = solve(game, max_seconds=args.budget_seconds, max_nodes=args.budget_nodes)
+    print(f"{game.code}: {result.verdict.value} ({result.nodes:,} nodes, {result.seconds:.2f} s)")
+    if result.moves is not None:
+        print(f"solution, {len(result.moves)} moves:")
+        for start in range(0, len(result.moves), 12):
+            print("  " + " ".join(str(m) for m in result.moves[start : start + 12]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
