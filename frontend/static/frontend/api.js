@@ -70,14 +70,44 @@ export const stats = {
   player: (username) => request("GET", `players/${encodeURIComponent(username)}/stats`),
 };
 
+// What this browser last knew: "" a guest, else the username (set on log in / sign up / log out
+// and by every auth/me answer). A known guest's pages skip auth/me rather than hear 401 each time;
+// a browser that has no hint yet asks once.
+const USER_HINT = "yukon.user";
+
+export function rememberLogin(username) {
+  try {
+    localStorage.setItem(USER_HINT, username || "");
+  } catch (err) {
+    /* without storage every page asks auth/me */
+  }
+}
+
+function knownGuest() {
+  try {
+    return localStorage.getItem(USER_HINT) === "";
+  } catch (err) {
+    return false;
+  }
+}
+
 let mePromise = null;
-/** The logged-in player (auth/me), or null for a guest; asked once per page. */
+/** The logged-in player (auth/me), or null for a guest; asked at most once per page. */
 export function currentUser() {
   if (!mePromise) {
-    mePromise = auth.me().then(
-      (me) => (me && me.username ? me : null),
-      () => null,
-    );
+    mePromise = knownGuest()
+      ? Promise.resolve(null)
+      : auth.me().then(
+          (me) => {
+            const user = me && me.username ? me : null;
+            rememberLogin(user && user.username);
+            return user;
+          },
+          () => {
+            rememberLogin(null);
+            return null;
+          },
+        );
   }
   return mePromise;
 }

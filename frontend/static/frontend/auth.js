@@ -1,6 +1,6 @@
 // Log in (/login) and sign up (/signup): the guest's games and settings go with the account.
 import { t } from "./i18n.js";
-import { auth } from "./api.js";
+import { auth, rememberLogin } from "./api.js";
 import { initNav } from "./nav.js";
 
 initNav();
@@ -29,8 +29,8 @@ form.addEventListener("submit", async (event) => {
   const submit = form.querySelector("button[type=submit]");
   submit.disabled = true;
   try {
-    if (mode === "signup") await auth.register(username, password);
-    else await auth.login(username, password);
+    const answer = mode === "signup" ? await auth.register(username, password) : await auth.login(username, password);
+    rememberLogin((answer && answer.username) || username);
     location.href = nextUrl();
   } catch (err) {
     error.textContent = describe(err);

@@ -1,6 +1,6 @@
 // The header: who is playing (guest or account), log out.
 import { t } from "./i18n.js";
-import { auth, currentUser } from "./api.js";
+import { auth, currentUser, rememberLogin } from "./api.js";
 
 export async function initNav() {
   const page = document.documentElement.dataset.page;
@@ -24,6 +24,7 @@ export async function initNav() {
       out.disabled = true;
       try {
         await auth.logout();
+        rememberLogin(null);
       } finally {
         location.href = "/";
       }
