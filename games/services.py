@@ -152,12 +152,10 @@ def _game_change(
                 )
     except IntegrityError:
         # Another request stored the same key first (on another game: the row locks differ).
-        record = (
-            IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
-            if idempotency is not None
-            else None
-        )
-        if record is None or idempotency is None:
+        if idempotency is None:
+            raise
+        record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
+        if record is None:
             raise
         return _replay(record, idempotency)
     if error is not None:
