@@ -67,3 +67,30 @@ def test_simultaneous_moves_are_serialised_and_the_log_replays_to_the_state():
     replayed = EngineGame.replay(game.code, [move for _, move in log])
     assert replayed.to_state() == game.state
     assert Game.objects.count() == 1
+
+
+def test_one_idempotency_key_sent_to_two_games_at_once_applies_once():
+    account = factories.user()
+    games = [factories.game(owner=account, code="YU1-C-AAAAAAB") for _ in range(2)]
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def send(game):
+        client = factories.token_client(account)
+        try:
+            barrier.wait(timeout=30)
+            response = client.post(
+                f"/api/v1/games/{game.id}/moves", {"from": "t7", "card": "TS", "to": "t2"}, HTTP_IDEMPOTENCY_KEY="same"
+            )
+            statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(game,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(statuses) == [200, 422]
+    assert sorted(Game.objects.values_list("moves", flat=True)) == [0, 1]
