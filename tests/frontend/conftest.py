@@ -37,12 +37,6 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.browser)
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):

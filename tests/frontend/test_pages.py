@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.utils import timezone
 
 from games.engine import Game as EngineGame
@@ -28,6 +29,8 @@ from .support import (
     wait_for_moves,
 )
 from .test_play import refused_drop
+
+pytestmark = pytest.mark.browser
 
 
 def open_settings(page: Any) -> Any:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from games.engine import Game as EngineGame
 from games.engine import GameCode, explain
 from tests import factories
@@ -26,6 +28,8 @@ from .support import (
     settle,
     wait_for_moves,
 )
+
+pytestmark = pytest.mark.browser
 
 
 def test_a_group_of_cards_dragged_onto_a_column_moves_together(page: Any, screenshot: Any) -> None:
