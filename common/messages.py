@@ -21,6 +21,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.",
     ),
     "not_found": ("Nicht gefunden.", "Not found."),
+    "bad_date": (
+        "Ungültiges Datum {text}: erwartet wird JJJJ-MM-TT, z. B. 2026-01-31.",
+        "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.",
+    ),
     "stale": (
         "Die Partie hat sich inzwischen geändert (Zug {moves}, nicht {seq}): bitte neu laden.",
         "The game has changed meanwhile (move {moves}, not {seq}): please reload it.",

@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.engine import GameCode, Rule
+
 
 class RuleChoices(models.TextChoices):
     CLASSIC = "classic", "Klassisch"
@@ -35,12 +37,15 @@ class Game(models.Model):
     code = models.CharField(max_length=16)
     rule = models.CharField(max_length=8, choices=RuleChoices.choices)
     daily = models.DateField(null=True, blank=True)
+    # The account's first game of ``daily``'s deal: its ranked attempt (decided at the start).
+    ranked = models.BooleanField(default=False)
     status = models.CharField(max_length=8, choices=StatusChoices.choices, default=StatusChoices.PLAYING)
     state = models.JSONField()
     score = models.PositiveIntegerField(default=0)
     moves = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # the final time of a won game
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -54,6 +59,15 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(owner__isnull=False) | ~Q(guest_session_key=""), name="game_has_owner_or_guest"
             ),
+            # Guests are never ranked; a ranked game is a daily deal's.
+            models.CheckConstraint(
+                condition=Q(ranked=False) | (Q(owner__isnull=False) & Q(daily__isnull=False)),
+                name="game_ranked_is_an_accounts_daily",
+            ),
+            # One ranked attempt per account and day, even when two first attempts start at once.
+            models.UniqueConstraint(
+                fields=["owner", "daily"], condition=Q(ranked=True), name="game_one_ranked_attempt_per_day"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -63,6 +77,32 @@ class Game(models.Model):
         """Server time of the game: from creation to the win, or to ``now`` while it runs."""
         end = self.finished_at or now
         return max(0, int((end - self.created_at).total_seconds() * 1000))
+
+
+class DailyDeal(models.Model):
+    """The deal of one UTC date (SPEC sections 5, 6): classic rule, number drawn secretly at random.
+
+    Its code is a secret until the day is over. ``players`` counts the accounts that started
+    their ranked attempt (kept in the start's transaction, recounted by the periodic rebuild).
+    """
+
+    date = models.DateField(unique=True)
+    number = models.BigIntegerField()
+    rule = models.CharField(max_length=8, choices=RuleChoices.choices, default=RuleChoices.CLASSIC)
+    players = models.PositiveIntegerField(default=0)
+    # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified).
+    solution_length = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"daily deal {self.date}"
+
+    @property
+    def code(self) -> GameCode:
+        return GameCode(Rule(self.rule), self.number)
 
 
 class MoveLog(models.Model):

@@ -7,12 +7,13 @@ from typing import Any
 
 from games.engine import Game as EngineGame
 
+from .daily import utc_today
 from .models import Game, MoveLog
 
 
 def public_code(game: Game, now: datetime) -> str | None:
     """The game code, or ``None`` for a daily deal whose UTC day is not over (it reveals the deal)."""
-    if game.daily is not None and game.daily >= now.date():
+    if game.daily is not None and game.daily >= utc_today(now):
         return None
     return game.code
 
@@ -25,6 +26,7 @@ def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -
         "code": public_code(game, now),
         "rule": game.rule,
         "daily": game.daily.isoformat() if game.daily else None,
+        "ranked": game.ranked if game.daily else None,
         "status": view["status"],
         "tableau": view["tableau"],
         "foundations": view["foundations"],
@@ -44,6 +46,7 @@ def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
         "code": public_code(game, now),
         "rule": game.rule,
         "daily": game.daily.isoformat() if game.daily else None,
+        "ranked": game.ranked if game.daily else None,
         "status": game.status,
         "score": game.score,
         "moves": game.moves,

@@ -100,6 +100,11 @@ class GameStateSerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True, help_text="Null for today's daily deal (until the UTC day ends).")
     rule = serializers.ChoiceField(choices=RuleChoices.choices)
     daily = serializers.DateField(allow_null=True, help_text="The UTC date of a daily deal, else null.")
+    ranked = serializers.BooleanField(
+        allow_null=True,
+        help_text="For a daily deal: whether this is the account's ranked attempt (its first game of that "
+        "deal; guests are never ranked). Null for other games.",
+    )
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     tableau = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -121,6 +126,7 @@ class GameSummarySerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True)
     rule = serializers.ChoiceField(choices=RuleChoices.choices)
     daily = serializers.DateField(allow_null=True)
+    ranked = serializers.BooleanField(allow_null=True, help_text="Daily deals: the ranked attempt? Else null.")
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     score = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)

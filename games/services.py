@@ -11,19 +11,22 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime, time
+from functools import partial
 from typing import Any
 from uuid import UUID
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from common.errors import ApplicationError
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
+from stats import tasks as stats_tasks
 
-from .daily import daily_code_for
-from .models import Game, IdempotencyRecord, MoveLog, StatusChoices
+from .daily import daily_code_for, utc_today
+from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, StatusChoices
 from .players import Player
 from .presenters import game_state
 
@@ -58,26 +61,41 @@ def game_start(
     daily: bool = False,
     now: datetime | None = None,
 ) -> Game:
-    """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic)."""
+    """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic).
+
+    An account's first game of a daily deal is its ranked attempt; later ones are practice.
+    Two first attempts at the same moment: the partial unique constraint lets one be ranked.
+    """
     if player.user is None and not player.session_key:
         raise ValueError("a guest game needs a session key")
     now = now or timezone.now()
     day = None
     if daily:
-        day = now.date()
+        day = utc_today(now)
         code = daily_code_for(day=day)
     elif code is None:
         code = GameCode.random(rule or Rule.CLASSIC)
     engine = EngineGame.new(code)
-    return Game.objects.create(
-        owner=player.user,
-        guest_session_key="" if player.user is not None else player.session_key,
-        code=str(code),
-        rule=code.rule.value,
-        daily=day,
-        state=engine.to_state(),
-        created_at=now,
-    )
+    fields = {
+        "owner": player.user,
+        "guest_session_key": "" if player.user is not None else player.session_key,
+        "code": str(code),
+        "rule": code.rule.value,
+        "daily": day,
+        "state": engine.to_state(),
+        "created_at": now,
+    }
+    with transaction.atomic():
+        if day is not None and player.user is not None and not _has_played_daily(user=player.user, day=day):
+            try:
+                with transaction.atomic():
+                    game = Game.objects.create(**fields, ranked=True)
+            except IntegrityError:  # another first attempt of this account was ranked a moment ago
+                pass
+            else:
+                DailyDeal.objects.filter(date=day).update(players=F("players") + 1)
+                return game
+        return Game.objects.create(**fields)
 
 
 def game_play(
@@ -108,12 +126,18 @@ def game_undo(
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
-    """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many."""
+    """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many.
+
+    The guest's won games count for the account's personal bests (never for a leaderboard).
+    """
     if not session_key:
         return 0
-    return Game.objects.filter(owner__isnull=True, guest_session_key=session_key).update(
-        owner=user, guest_session_key=""
-    )
+    guest_games = Game.objects.filter(owner__isnull=True, guest_session_key=session_key)
+    won = [str(pk) for pk in guest_games.filter(status=StatusChoices.WON).values_list("pk", flat=True)]
+    claimed = guest_games.update(owner=user, guest_session_key="")
+    for game_id in won:
+        transaction.on_commit(partial(stats_tasks.personal_best_update.delay, game_id), robust=True)
+    return claimed
 
 
 # -- internals -----------------------------------------------------------------------------------
@@ -196,10 +220,35 @@ def _game_apply(
     if engine.is_won:
         game.status = StatusChoices.WON
         game.finished_at = now
-        fields += ["status", "finished_at"]
-        # Issue 4: personal bests and daily ranks go out here, via transaction.on_commit(task.delay(id)).
+        game.time_ms = game.elapsed_ms(now)
+        fields += ["status", "finished_at", "time_ms"]
+        _game_won_effects(game)
     game.save(update_fields=fields)
     return game_state(game=game, engine=engine, now=now)
+
+
+def _has_played_daily(*, user: Any, day: date) -> bool:
+    """Whether the account has any game of ``day``'s deal (its own, or one it kept as a guest).
+
+    A daily game is always started on its day: the ``created_at`` bound keeps this a short
+    range scan of the account's newest games.
+    """
+    day_start = datetime.combine(day, time.min, tzinfo=UTC)
+    return Game.objects.filter(owner=user, created_at__gte=day_start, daily=day).exists()
+
+
+def _game_won_effects(game: Game) -> None:
+    """After the commit: the account's personal bests and, for a ranked attempt, the daily board.
+
+    ``robust``: the move is committed whatever the broker does; the periodic rebuild repairs a
+    daily board whose task never went out.
+    """
+    if game.owner_id is None:
+        return
+    game_id = str(game.id)
+    transaction.on_commit(partial(stats_tasks.personal_best_update.delay, game_id), robust=True)
+    if game.ranked:
+        transaction.on_commit(partial(stats_tasks.daily_result_update.delay, game_id), robust=True)
 
 
 def _replay(record: IdempotencyRecord, idempotency: Idempotency) -> MoveOutcome:

@@ -44,18 +44,22 @@ def game(
     engine = engine or EngineGame.new(GameCode.parse(code))
     if owner is None and not session_key:
         session_key = f"guestsession{next(_numbers):020d}"
-    return Game.objects.create(
-        owner=owner,
-        guest_session_key="" if owner is not None else session_key,
-        code=str(engine.code),
-        rule=engine.code.rule.value,
-        state=engine.to_state(),
-        score=engine.score,
-        moves=engine.moves,
-        status=StatusChoices.WON if engine.is_won else StatusChoices.PLAYING,
-        finished_at=timezone.now() if engine.is_won else None,
+    values: dict[str, Any] = {
+        "owner": owner,
+        "guest_session_key": "" if owner is not None else session_key,
+        "code": str(engine.code),
+        "rule": engine.code.rule.value,
+        "state": engine.to_state(),
+        "score": engine.score,
+        "moves": engine.moves,
+        "status": StatusChoices.WON if engine.is_won else StatusChoices.PLAYING,
         **fields,
-    )
+    }
+    if values["status"] == StatusChoices.WON:
+        values.setdefault("created_at", timezone.now())
+        values.setdefault("finished_at", values["created_at"])
+        values.setdefault("time_ms", int((values["finished_at"] - values["created_at"]).total_seconds() * 1000))
+    return Game.objects.create(**values)
 
 
 def one_move_from_winning(code: str = "YU1-C-AAAAAAB") -> EngineGame:

@@ -8,6 +8,7 @@ from common.views import api_not_found
 urlpatterns = [
     path("auth/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("stats.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     # Anything else under the API answers a JSON 404, never an HTML page.

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "stats",
     "frontend",
 ]
 
@@ -134,7 +136,13 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # they are re-delivered anyway
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Draw the new UTC day's deal as it begins (if nobody asked for it first).
+    "daily-deal": {"task": "stats.daily_deal_create", "schedule": crontab(minute=0, hour=0)},
+    # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
+    "daily-boards": {"task": "stats.daily_boards_rebuild", "schedule": crontab(minute="*/10")},
+}
 
 # -- auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -19,6 +19,7 @@ STATE_KEYS = [
     "code",
     "rule",
     "daily",
+    "ranked",
     "status",
     "tableau",
     "foundations",
@@ -90,10 +91,6 @@ def test_an_unknown_rule_is_a_bad_request(player):
     assert_error(player.post("/api/v1/games", {"rule": "easy"}), 400, "bad_request")
 
 
-def test_the_daily_deal_is_not_available_until_daily_deals_exist(player):
-    assert_error(player.post("/api/v1/games", {"daily": True}), 400, "not_available")
-
-
 def test_a_game_can_be_read_back_by_its_owner(player):
     created = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAA"}).json()
 
@@ -151,6 +148,7 @@ def test_the_game_list_holds_only_ones_own_games_newest_first_and_is_paginated(a
         "code",
         "rule",
         "daily",
+        "ranked",
         "status",
         "score",
         "moves",

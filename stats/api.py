@@ -1,0 +1,129 @@
+"""The daily deal, leaderboard and statistics API: thin views over the selectors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from datetime import date
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.api import ApiView
+from common.errors import ApplicationError
+from common.serializers import ErrorSerializer
+from games.daily import daily_deal_get_or_create, utc_today
+from games.models import DailyDeal
+
+from . import selectors
+from .serializers import DailyBoardSerializer, DailyDealSerializer, PlayerStatsSerializer
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+DAY_PARAMETER = OpenApiParameter(
+    name="day",
+    type=str,
+    location=OpenApiParameter.PATH,
+    description="A UTC date `YYYY-MM-DD` (400 `bad_date` if malformed; 404 `not_found` without a deal).",
+)
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
+
+
+def _parse_day(text: str) -> date:
+    if _DATE.fullmatch(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise ApplicationError("bad_date", 400, text=repr(text[:40]))
+
+
+def _deal_of(day: date) -> DailyDeal:
+    """The deal of a day up to today (today's is drawn now if missing); ``not_found`` otherwise."""
+    today = utc_today()
+    if day > today:
+        raise ApplicationError("not_found", 404)
+    deal = daily_deal_get_or_create(day=day) if day == today else selectors.daily_deal_get(day=day)
+    if deal is None:
+        raise ApplicationError("not_found", 404)
+    return deal
+
+
+def _deal_body(deal: DailyDeal) -> dict[str, Any]:
+    body: dict[str, Any] = {"date": deal.date, "rule": deal.rule, "played": deal.players}
+    if deal.date < utc_today():  # the day is over: the code is published
+        body["code"] = str(deal.code)
+    return body
+
+
+class DailyTodayApi(ApiView):
+    @extend_schema(
+        operation_id="daily_today",
+        summary="Today's daily deal (UTC): date, rule and how many have played; never its code",
+        responses={200: DailyDealSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(DailyDealSerializer(_deal_body(_deal_of(utc_today()))).data)
+
+
+class DailyDayApi(ApiView):
+    @extend_schema(
+        operation_id="daily_retrieve",
+        summary="The daily deal of a date; its code once that day is over",
+        parameters=[DAY_PARAMETER],
+        responses={200: DailyDealSerializer, **_errors(400, 404)},
+    )
+    def get(self, request: Request, day: str) -> Response:
+        return Response(DailyDealSerializer(_deal_body(_deal_of(_parse_day(day)))).data)
+
+
+class DailyLeaderboardApi(ApiView):
+    @extend_schema(
+        operation_id="leaderboards_daily",
+        summary="The daily leaderboard of a date: top 100 by time, then moves, then finish time",
+        parameters=[DAY_PARAMETER],
+        responses={200: DailyBoardSerializer, **_errors(400, 404)},
+    )
+    def get(self, request: Request, day: str) -> Response:
+        deal = _deal_of(_parse_day(day))
+        board = selectors.daily_board(day=deal.date, user=request.user)
+        if board is None:
+            raise ApplicationError("not_found", 404)
+        body = {
+            "date": board.day,
+            "players": board.players,
+            "entries": [asdict(entry) for entry in board.entries],
+            "me": asdict(board.me) if board.me else None,
+        }
+        return Response(DailyBoardSerializer(body).data)
+
+
+class MyStatsApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me_stats",
+        summary="Your statistics: totals, personal bests, daily streaks and rank, history",
+        responses={200: PlayerStatsSerializer, **_errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        stats = selectors.player_stats(user=request.user, now=timezone.now())
+        return Response(PlayerStatsSerializer(stats).data)
+
+
+class PlayerStatsApi(ApiView):
+    @extend_schema(
+        operation_id="players_stats",
+        summary="A player's public statistics",
+        responses={200: PlayerStatsSerializer, **_errors(404)},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = selectors.user_by_username(username=username)
+        return Response(PlayerStatsSerializer(selectors.player_stats(user=user, now=timezone.now())).data)

@@ -1,0 +1,58 @@
+"""What the Celery tasks keep up to date as games are won: personal bests and daily results.
+
+Both are derived from ``games.Game`` rows and can be recomputed from them at any time; a task
+that runs twice writes the same values (upserts keyed by ``(user, rule)`` and ``(day, user)``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game, RuleChoices
+
+
+class PersonalBest(models.Model):
+    """An account's bests of won games under one rule; each figure may come from another game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_bests")
+    rule = models.CharField(max_length=8, choices=RuleChoices.choices)
+    best_time_ms = models.PositiveBigIntegerField()
+    fewest_moves = models.PositiveIntegerField()
+    best_score = models.PositiveIntegerField()
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "rule"], name="personalbest_user_rule_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.rule}: {self.best_time_ms} ms, {self.fewest_moves} moves, {self.best_score}"
+
+
+class DailyResult(models.Model):
+    """A won ranked attempt: one line of the day's leaderboard (by time, then moves, then finish).
+
+    ``rank`` is stored by the periodic rebuild once the day is over (then ranks hardly change);
+    until then a rank is counted from the index when asked for.
+    """
+
+    day = models.DateField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_results")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_result")
+    time_ms = models.PositiveBigIntegerField()
+    moves = models.PositiveIntegerField()
+    score = models.PositiveIntegerField()
+    finished_at = models.DateTimeField()
+    rank = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["day", "user"], name="dailyresult_day_user_unique")]
+        indexes = [
+            # The board: top N of a day in order, and "how many are ahead of me" as a range count.
+            models.Index(fields=["day", "time_ms", "moves", "finished_at"], name="dailyresult_board"),
+            models.Index(fields=["user", "day"], name="dailyresult_user_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.user_id}: {self.time_ms} ms, {self.moves} moves"

@@ -1,0 +1,258 @@
+"""Reads: the daily leaderboard and a player's statistics.
+
+The board is read through the index ``(day, time_ms, moves, finished_at)``: the top N is an
+ordered range scan, a rank is a range count of the results ahead. Statistics are per account
+(its games through ``(owner, created_at)``, its bests and results): they grow with that
+account's games, never with everyone's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import BooleanField, Count, Q, Sum
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
+
+from common.errors import ApplicationError
+from games.daily import utc_today
+from games.models import DailyDeal, Game, RuleChoices, StatusChoices
+
+from .models import DailyResult, PersonalBest
+
+BOARD_SIZE = 100
+HISTORY_SIZE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    rank: int
+    username: str
+    time_ms: int
+    moves: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyBoard:
+    day: date
+    players: int  # accounts that started their ranked attempt that day (won or not)
+    entries: list[BoardEntry]  # the top won ranked attempts: time, then moves, then finish time
+    me: BoardEntry | None  # the caller's own line, also when it is below the top
+
+
+def daily_deal_get(*, day: date) -> DailyDeal | None:
+    return DailyDeal.objects.filter(date=day).first()
+
+
+def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) -> DailyBoard | None:
+    """The leaderboard of ``day``'s deal (``None`` if that day has no deal), with ``user``'s line.
+
+    Equal time, moves and finish time share a rank (1, 2, 2, 4).
+    """
+    deal = DailyDeal.objects.filter(date=day).values("players").first()
+    if deal is None:
+        return None
+    rows = list(
+        DailyResult.objects.filter(day=day)
+        .order_by("time_ms", "moves", "finished_at", "pk")
+        .values_list("user_id", "user__username", "time_ms", "moves", "score", "finished_at")[:limit]
+    )
+    entries: list[BoardEntry] = []
+    me: BoardEntry | None = None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    previous_key: tuple[int, int, datetime] | None = None
+    for position, (owner_id, username, time_ms, moves, score, finished_at) in enumerate(rows, start=1):
+        key = (time_ms, moves, finished_at)
+        rank = entries[-1].rank if key == previous_key else position
+        previous_key = key
+        entries.append(BoardEntry(rank=rank, username=username, time_ms=time_ms, moves=moves, score=score))
+        if owner_id == user_id:
+            me = entries[-1]
+    if user_id is not None and me is None:
+        mine = (
+            DailyResult.objects.filter(day=day, user_id=user_id)
+            .values("time_ms", "moves", "score", "finished_at")
+            .first()
+        )
+        if mine is not None:
+            me = BoardEntry(
+                rank=daily_rank(day=day, time_ms=mine["time_ms"], moves=mine["moves"], finished_at=mine["finished_at"]),
+                username=user.get_username(),
+                time_ms=mine["time_ms"],
+                moves=mine["moves"],
+                score=mine["score"],
+            )
+    return DailyBoard(day=day, players=deal["players"], entries=entries, me=me)
+
+
+def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) -> int:
+    """1 + the results of ``day`` strictly ahead: one range count on the board's index."""
+    ahead = RawSQL(
+        "(time_ms, moves, finished_at) < (%s, %s, %s)",
+        [time_ms, moves, connection.ops.adapt_datetimefield_value(finished_at)],
+        output_field=BooleanField(),
+    )
+    return 1 + DailyResult.objects.filter(day=day).filter(ahead).count()
+
+
+def user_by_username(*, username: str) -> Any:
+    """The active account called ``username``; ``not_found`` (404) otherwise."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise ApplicationError("not_found", 404)
+    return user
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+
+def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTORY_SIZE) -> dict[str, Any]:
+    """Everything the statistics page shows of an account: totals and bests (overall and per rule),
+    daily deals (streaks, best rank) and the last ``history`` games, oldest first.
+
+    Nothing here names a deal: no game codes, so today's daily deal stays secret.
+    """
+    now = now or timezone.now()
+    today = utc_today(now)
+    rules = {rule: _RuleFigures() for rule in RuleChoices.values}
+    won = Q(status=StatusChoices.WON)
+    totals = (
+        Game.objects.filter(owner=user)
+        .values("rule")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=won),
+            time_ms=Sum("time_ms", filter=won),
+            moves=Sum("moves", filter=won),
+            score=Sum("score", filter=won),
+        )
+        .order_by()
+    )
+    for row in totals:
+        figures = rules[row["rule"]]
+        figures.played, figures.won = row["played"], row["won"]
+        figures.sum_time = row["time_ms"] or 0
+        figures.sum_moves = row["moves"] or 0
+        figures.sum_score = row["score"] or 0
+    for best in PersonalBest.objects.filter(user=user):
+        figures = rules[best.rule]
+        figures.best_time_ms, figures.fewest_moves, figures.best_score = (
+            best.best_time_ms,
+            best.fewest_moves,
+            best.best_score,
+        )
+    overall = _RuleFigures.combine(list(rules.values()))
+    return {
+        "username": user.get_username(),
+        "overall": overall.as_dict(),
+        "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
+        "daily": _daily_figures(user=user, today=today),
+        "history": _history(user=user, size=history),
+    }
+
+
+@dataclass(slots=True)
+class _RuleFigures:
+    played: int = 0
+    won: int = 0
+    sum_time: int = 0
+    sum_moves: int = 0
+    sum_score: int = 0
+    best_time_ms: int | None = None
+    fewest_moves: int | None = None
+    best_score: int | None = None
+
+    @classmethod
+    def combine(cls, parts: list[_RuleFigures]) -> _RuleFigures:
+        def pick(values: list[int | None], choose: Any) -> int | None:
+            present = [v for v in values if v is not None]
+            return choose(present) if present else None
+
+        return cls(
+            played=sum(p.played for p in parts),
+            won=sum(p.won for p in parts),
+            sum_time=sum(p.sum_time for p in parts),
+            sum_moves=sum(p.sum_moves for p in parts),
+            sum_score=sum(p.sum_score for p in parts),
+            best_time_ms=pick([p.best_time_ms for p in parts], min),
+            fewest_moves=pick([p.fewest_moves for p in parts], min),
+            best_score=pick([p.best_score for p in parts], max),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        def average(total: int) -> float | None:
+            return round(total / self.won, 1) if self.won else None
+
+        return {
+            "played": self.played,
+            "won": self.won,
+            "win_rate": round(self.won / self.played, 4) if self.played else 0.0,
+            "best_time_ms": self.best_time_ms,
+            "fewest_moves": self.fewest_moves,
+            "best_score": self.best_score,
+            "average_time_ms": average(self.sum_time),
+            "average_moves": average(self.sum_moves),
+            "average_score": average(self.sum_score),
+        }
+
+
+def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
+    daily_games = Game.objects.filter(owner=user, daily__isnull=False)
+    played_days = daily_games.values("daily").distinct().count()
+    won_days = sorted(set(daily_games.filter(status=StatusChoices.WON).values_list("daily", flat=True)))
+    current, longest = _streaks(won_days, today=today)
+    results = list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
+    ranks = [
+        row["rank"]
+        if row["rank"] is not None and row["day"] < today
+        else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"])
+        for row in results
+    ]
+    return {
+        "played": played_days,
+        "won": len(won_days),
+        "ranked": Game.objects.filter(owner=user, ranked=True).count(),
+        "ranked_won": len(results),
+        "current_streak": current,
+        "longest_streak": longest,
+        "best_rank": min(ranks) if ranks else None,
+    }
+
+
+def _streaks(days: list[date], *, today: date) -> tuple[int, int]:
+    """(current, longest) runs of consecutive days; the current run may end today or yesterday."""
+    longest = run = 0
+    previous: date | None = None
+    for day in days:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        longest = max(longest, run)
+        previous = day
+    current = run if previous is not None and today - previous <= timedelta(days=1) else 0
+    return current, longest
+
+
+def _history(*, user: Any, size: int) -> list[dict[str, Any]]:
+    rows = (
+        Game.objects.filter(owner=user)
+        .order_by("-created_at", "-pk")
+        .values("created_at", "finished_at", "rule", "daily", "ranked", "status", "time_ms", "moves", "score")[:size]
+    )
+    return [
+        {
+            "created_at": row["created_at"],
+            "finished_at": row["finished_at"],
+            "rule": row["rule"],
+            "daily": row["daily"],
+            "ranked": row["ranked"] if row["daily"] else None,
+            "won": row["status"] == StatusChoices.WON,
+            "time_ms": row["time_ms"],
+            "moves": row["moves"],
+            "score": row["score"],
+        }
+        for row in reversed(rows)
+    ]

@@ -1,0 +1,96 @@
+"""The documented shapes of the daily, leaderboard and statistics answers (SPEC section 7)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import RuleChoices
+
+
+class DailyDealSerializer(serializers.Serializer):
+    """A daily deal. `code` appears only once its UTC day is over (it reveals the face-down cards)."""
+
+    date = serializers.DateField(help_text="The UTC date of the deal.")
+    rule = serializers.ChoiceField(choices=RuleChoices.choices, help_text="Always `classic`.")
+    played = serializers.IntegerField(
+        min_value=0,
+        help_text="How many accounts started their ranked attempt of this deal (won or not); guests and "
+        "practice games are not counted. The same number as the leaderboard's `players`.",
+    )
+    code = serializers.CharField(
+        required=False,
+        help_text="The deal's game code, only for a day that is over (UTC); replay it with "
+        '`POST games {"code": ...}`. Absent for today.',
+    )
+
+
+class BoardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(min_value=1, help_text="Equal time, moves and finish time share a rank.")
+    username = serializers.CharField()
+    time_ms = serializers.IntegerField(min_value=0, help_text="Server time from the start to the win.")
+    moves = serializers.IntegerField(min_value=0)
+    score = serializers.IntegerField(min_value=0)
+
+
+class DailyBoardSerializer(serializers.Serializer):
+    """The daily leaderboard: won ranked attempts by time, then moves, then finish time."""
+
+    date = serializers.DateField()
+    players = serializers.IntegerField(
+        min_value=0, help_text="Accounts that started their ranked attempt that day (won or not)."
+    )
+    entries = BoardEntrySerializer(many=True, help_text="The top 100.")
+    me = BoardEntrySerializer(
+        allow_null=True, help_text="The caller's own line (also below the top 100), or null: no won ranked attempt."
+    )
+
+
+class RuleStatsSerializer(serializers.Serializer):
+    played = serializers.IntegerField(min_value=0, help_text="Games started.")
+    won = serializers.IntegerField(min_value=0)
+    win_rate = serializers.FloatField(min_value=0, max_value=1, help_text="won / played, 0..1.")
+    best_time_ms = serializers.IntegerField(allow_null=True, help_text="Personal best: the fastest win.")
+    fewest_moves = serializers.IntegerField(allow_null=True, help_text="Personal best: the win in fewest moves.")
+    best_score = serializers.IntegerField(allow_null=True, help_text="Personal best: the highest score of a win.")
+    average_time_ms = serializers.FloatField(allow_null=True, help_text="Average over won games.")
+    average_moves = serializers.FloatField(allow_null=True, help_text="Average over won games.")
+    average_score = serializers.FloatField(allow_null=True, help_text="Average over won games.")
+
+
+class RulesStatsSerializer(serializers.Serializer):
+    classic = RuleStatsSerializer()
+    relaxed = RuleStatsSerializer()
+
+
+class DailyStatsSerializer(serializers.Serializer):
+    played = serializers.IntegerField(min_value=0, help_text="Days on which the account played the daily deal.")
+    won = serializers.IntegerField(min_value=0, help_text="Days on which it won the daily deal (any attempt).")
+    ranked = serializers.IntegerField(min_value=0, help_text="Ranked attempts (first games of a daily deal).")
+    ranked_won = serializers.IntegerField(min_value=0, help_text="Ranked attempts won: lines on leaderboards.")
+    current_streak = serializers.IntegerField(
+        min_value=0, help_text="Consecutive days up to today (or yesterday) with the daily deal won."
+    )
+    longest_streak = serializers.IntegerField(min_value=0)
+    best_rank = serializers.IntegerField(allow_null=True, help_text="Best rank on a daily leaderboard.")
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    rule = serializers.ChoiceField(choices=RuleChoices.choices)
+    daily = serializers.DateField(allow_null=True, help_text="The date of a daily deal, else null.")
+    ranked = serializers.BooleanField(allow_null=True, help_text="Daily deals: the ranked attempt? Else null.")
+    won = serializers.BooleanField()
+    time_ms = serializers.IntegerField(allow_null=True, help_text="The final time of a won game, else null.")
+    moves = serializers.IntegerField(min_value=0)
+    score = serializers.IntegerField(min_value=0)
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    """A player's statistics (no game codes)."""
+
+    username = serializers.CharField()
+    overall = RuleStatsSerializer(help_text="All rules together.")
+    rules = RulesStatsSerializer()
+    daily = DailyStatsSerializer()
+    history = HistoryEntrySerializer(many=True, help_text="The last 100 games started, oldest first (for a chart).")

@@ -1,0 +1,159 @@
+"""Writes of the stats app: recorded from won games by the Celery tasks, never in a request.
+
+Each function takes a game id (or a day), reads the game row and writes what follows from it:
+running it twice, or after a crash halfway, leaves the same rows. Per game it does a fixed
+number of indexed point reads and upserts, however many games and results there are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from uuid import UUID
+
+from django.db import connection, transaction
+from django.db.models import PositiveBigIntegerField, PositiveIntegerField, Q, Value
+from django.db.models.functions import Greatest, Least
+from django.utils import timezone
+
+from games.daily import utc_today
+from games.models import DailyDeal, Game, StatusChoices
+
+from .models import DailyResult, PersonalBest
+
+
+def personal_best_record(*, game_id: UUID | str) -> None:
+    """Fold a won game of an account into its bests of that rule (best time, fewest moves, top score)."""
+    game = (
+        Game.objects.filter(pk=game_id, status=StatusChoices.WON, owner__isnull=False, time_ms__isnull=False)
+        .values("owner_id", "rule", "time_ms", "moves", "score")
+        .first()
+    )
+    if game is None:  # not won, a guest's, or gone: nothing to record
+        return
+    user_id, rule = game["owner_id"], game["rule"]
+    time_ms, moves, score = game["time_ms"], game["moves"], game["score"]
+    now = timezone.now()
+    with transaction.atomic():
+        # INSERT ... ON CONFLICT DO NOTHING: the first won game of the rule is the best so far.
+        first = PersonalBest(
+            user_id=user_id, rule=rule, best_time_ms=time_ms, fewest_moves=moves, best_score=score, updated_at=now
+        )
+        PersonalBest.objects.bulk_create([first], ignore_conflicts=True)
+        # One conditional UPDATE with LEAST/GREATEST: a game that improves nothing changes nothing.
+        PersonalBest.objects.filter(user_id=user_id, rule=rule).filter(
+            Q(best_time_ms__gt=time_ms) | Q(fewest_moves__gt=moves) | Q(best_score__lt=score)
+        ).update(
+            best_time_ms=Least("best_time_ms", Value(time_ms), output_field=PositiveBigIntegerField()),
+            fewest_moves=Least("fewest_moves", Value(moves), output_field=PositiveIntegerField()),
+            best_score=Greatest("best_score", Value(score), output_field=PositiveIntegerField()),
+            updated_at=now,
+        )
+
+
+def daily_result_record(*, game_id: UUID | str) -> bool:
+    """Put a won ranked attempt on its day's board (an upsert keyed by day and account)."""
+    game = (
+        Game.objects.filter(pk=game_id, ranked=True, status=StatusChoices.WON, time_ms__isnull=False)
+        .values("id", "owner_id", "daily", "time_ms", "moves", "score", "finished_at")
+        .first()
+    )
+    if game is None:
+        return False
+    with transaction.atomic():
+        # INSERT ... ON CONFLICT (day, user_id) DO UPDATE: the values come from the game row alone.
+        DailyResult.objects.bulk_create(
+            [
+                DailyResult(
+                    day=game["daily"],
+                    user_id=game["owner_id"],
+                    game_id=game["id"],
+                    time_ms=game["time_ms"],
+                    moves=game["moves"],
+                    score=game["score"],
+                    finished_at=game["finished_at"],
+                )
+            ],
+            update_conflicts=True,
+            unique_fields=["day", "user"],
+            update_fields=["game", "time_ms", "moves", "score", "finished_at"],
+        )
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRebuild:
+    day: date
+    upserted: int
+    removed: int
+    ranked: int
+    players: int | None
+
+
+def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild:
+    """Recompute ``day``'s board from the games (the safety net behind the per-game tasks).
+
+    Adds or corrects the results of won ranked attempts, removes results without one, recounts
+    the players, and once the day is over stores every result's rank. Rows that are already
+    right are not written.
+    """
+    today = today or utc_today()
+    result = DailyResult._meta.db_table
+    games = Game._meta.db_table
+    day_param = connection.ops.adapt_datefield_value(day)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                INSERT INTO {result} (day, user_id, game_id, time_ms, moves, score, finished_at, rank)
+                SELECT g.daily, g.owner_id, g.id, g.time_ms, g.moves, g.score, g.finished_at, NULL
+                FROM {games} g
+                WHERE g.daily = %s AND g.ranked AND g.status = %s AND g.time_ms IS NOT NULL
+                ON CONFLICT (day, user_id) DO UPDATE SET
+                    game_id = excluded.game_id, time_ms = excluded.time_ms, moves = excluded.moves,
+                    score = excluded.score, finished_at = excluded.finished_at
+                WHERE {result}.game_id <> excluded.game_id OR {result}.time_ms <> excluded.time_ms
+                    OR {result}.moves <> excluded.moves OR {result}.score <> excluded.score
+                    OR {result}.finished_at <> excluded.finished_at
+                """,
+                [day_param, StatusChoices.WON.value],
+            )
+            upserted = max(cursor.rowcount, 0)
+        removed, _ = (
+            DailyResult.objects.filter(day=day)
+            .exclude(game__in=Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON))
+            .delete()
+        )
+        ranked = 0
+        if day < today:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"""
+                    UPDATE {result} SET rank = ordered.position
+                    FROM (
+                        SELECT id, RANK() OVER (ORDER BY time_ms, moves, finished_at) AS position
+                        FROM {result} WHERE day = %s
+                    ) AS ordered
+                    WHERE {result}.id = ordered.id AND ({result}.rank IS NULL OR {result}.rank <> ordered.position)
+                    """,
+                    [day_param],
+                )
+                ranked = max(cursor.rowcount, 0)
+    players = daily_players_recount(day=day)
+    return BoardRebuild(day=day, upserted=upserted, removed=removed, ranked=ranked, players=players)
+
+
+def daily_players_recount(*, day: date) -> int | None:
+    """Set the deal's ``players`` to the number of ranked attempts of ``day``; ``None`` without a deal.
+
+    The deal row is locked first: every start that counted itself has committed by then, and
+    later ones wait, so the count read next is exact.
+    """
+    with transaction.atomic():
+        deal = DailyDeal.objects.select_for_update().filter(date=day).only("pk", "players").first()
+        if deal is None:
+            return None
+        players = Game.objects.filter(daily=day, ranked=True).count()
+        if players != deal.players:
+            DailyDeal.objects.filter(pk=deal.pk).update(players=players)
+    return players

@@ -1,0 +1,52 @@
+"""Celery tasks: thin, take ids (strings), call a service, and are safe to run twice.
+
+Delivery is at least once (late acknowledgement, re-queued when a worker dies, see
+``yukon_site/celery.py``): every task is an idempotent upsert or recomputation, so a retry or
+a duplicate changes nothing. Database hiccups (a lost connection, a deadlock) are retried.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from games import daily
+
+from . import services
+
+RETRY = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+    "ignore_result": True,
+}
+
+
+@shared_task(name="stats.personal_best_update", **RETRY)
+def personal_best_update(game_id: str) -> None:
+    """A game was won: fold it into its owner's personal bests of its rule."""
+    services.personal_best_record(game_id=game_id)
+
+
+@shared_task(name="stats.daily_result_update", **RETRY)
+def daily_result_update(game_id: str) -> None:
+    """A ranked daily attempt was won: put it on its day's leaderboard."""
+    services.daily_result_record(game_id=game_id)
+
+
+@shared_task(name="stats.daily_deal_create", **RETRY)
+def daily_deal_create(day: str | None = None) -> None:
+    """Beat, just after 00:00 UTC: draw the new day's deal (``day``: ISO date, default today)."""
+    daily.daily_deal_create(day=date.fromisoformat(day) if day else daily.utc_today())
+
+
+@shared_task(name="stats.daily_boards_rebuild", **RETRY)
+def daily_boards_rebuild(days: list[str] | None = None) -> None:
+    """Beat, every few minutes: rebuild the boards of ``days`` (ISO dates; default yesterday and today)."""
+    today = daily.utc_today()
+    for day in [date.fromisoformat(d) for d in days] if days else [today - timedelta(days=1), today]:
+        services.daily_board_rebuild(day=day, today=today)
