@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
@@ -11,13 +12,18 @@ from tests import factories
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``postgres`` need real row locks: they are skipped on SQLite, and only there."""
-    if connection.vendor != "sqlite":
-        return
-    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); the database is SQLite")
+    """Tests marked ``postgres`` need real row locks: they are skipped on SQLite, and only there.
+
+    Tests marked ``celery_worker`` need Redis and a real worker process: skipped without ``REDIS_URL``
+    (the embedded defaults run tasks in-process), and only then.
+    """
+    skip_sqlite = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); the database is SQLite")
+    skip_redis = pytest.mark.skip(reason="needs Redis and a Celery worker (set REDIS_URL); tasks run in-process")
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(skip)
+        if "postgres" in item.keywords and connection.vendor == "sqlite":
+            item.add_marker(skip_sqlite)
+        if "celery_worker" in item.keywords and not os.environ.get("REDIS_URL"):
+            item.add_marker(skip_redis)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,209 @@
+"""Personal bests and the daily leaderboard, kept by the tasks (run in-process here)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.daily import daily_deal_get_or_create
+from games.models import DailyDeal, Game, StatusChoices
+from stats import selectors, services, tasks
+from stats.models import DailyResult, PersonalBest
+from tests import factories
+from tests.stats.helpers import deal, result_for, win, won_ranked_game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+def _bests(user):
+    return {
+        pb.rule: (pb.best_time_ms, pb.fewest_moves, pb.best_score, pb.updated_at)
+        for pb in PersonalBest.objects.filter(user=user)
+    }
+
+
+def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
+    player, account, today, django_capture_on_commit_callbacks
+):
+    state = player.post("/api/v1/games", {"daily": True}).json()
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        won = win(player, state["id"])
+
+    assert len(callbacks) == 2  # personal bests, then the board
+    game = Game.objects.get(pk=state["id"])
+    assert game.time_ms == won["elapsed_ms"]
+    best = PersonalBest.objects.get(user=account, rule="classic")
+    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, 1, 10)
+    board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
+    line = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": 1, "score": 10}
+    assert board == {"date": today.isoformat(), "players": 1, "entries": [line], "me": line}
+
+
+def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
+    player, account, today, django_capture_on_commit_callbacks
+):
+    player.post("/api/v1/games", {"daily": True})  # the ranked attempt, left unfinished
+    practice = player.post("/api/v1/games", {"daily": True}).json()
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        win(player, practice["id"])
+
+    assert len(callbacks) == 1
+    assert PersonalBest.objects.filter(user=account).count() == 1
+    assert not DailyResult.objects.exists()
+    tasks.daily_result_update.delay(practice["id"])  # even if asked to
+    assert not DailyResult.objects.exists()
+    board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
+    assert board["entries"] == [] and board["me"] is None and board["players"] == 1
+
+
+def test_a_guests_win_sends_no_task(guest, django_capture_on_commit_callbacks):
+    state = guest.post("/api/v1/games", {"daily": True}).json()
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        win(guest, state["id"])
+
+    assert callbacks == []
+    assert not PersonalBest.objects.exists() and not DailyResult.objects.exists()
+
+
+def test_signing_up_brings_the_guests_won_games_into_the_personal_bests(guest, django_capture_on_commit_callbacks):
+    state = guest.post("/api/v1/games", {"rule": "relaxed"}).json()
+    win(guest, state["id"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        guest.post("/api/v1/auth/register", {"username": "newcomer", "password": factories.PASSWORD})
+
+    best = PersonalBest.objects.get(user__username="newcomer")
+    assert (best.rule, best.fewest_moves) == ("relaxed", 1)
+
+
+def test_each_best_keeps_the_best_figure_of_any_won_game(account):
+    fast = factories.game(owner=account, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+    Game.objects.filter(pk=fast.pk).update(time_ms=30_000, moves=300, score=600)
+    short = factories.game(owner=account, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+    Game.objects.filter(pk=short.pk).update(time_ms=90_000, moves=120, score=625)
+    slow = factories.game(owner=account, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+    Game.objects.filter(pk=slow.pk).update(time_ms=500_000, moves=900, score=100)
+
+    for game in (short, fast, slow):
+        tasks.personal_best_update.delay(str(game.pk))
+
+    best = PersonalBest.objects.get(user=account, rule="classic")
+    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (30_000, 120, 625)
+
+
+def test_running_the_tasks_twice_changes_nothing(account, today):
+    deal(today)
+    game = won_ranked_game(owner=account, day=today, time_ms=61_000, moves=150, score=625)
+
+    tasks.personal_best_update.delay(str(game.pk))
+    tasks.daily_result_update.delay(str(game.pk))
+    bests, results = _bests(account), list(DailyResult.objects.values())
+    tasks.personal_best_update.delay(str(game.pk))
+    tasks.daily_result_update.delay(str(game.pk))
+    services.personal_best_record(game_id=game.pk)
+    services.daily_result_record(game_id=game.pk)
+
+    assert _bests(account) == bests and len(bests) == 1
+    assert list(DailyResult.objects.values()) == results and len(results) == 1
+    assert results[0]["time_ms"] == 61_000 and results[0]["game_id"] == game.pk
+
+
+def test_a_task_for_a_missing_or_unfinished_game_does_nothing(account):
+    playing = factories.game(owner=account)
+
+    tasks.personal_best_update.delay(str(playing.pk))
+    tasks.daily_result_update.delay(str(playing.pk))
+    tasks.personal_best_update.delay("00000000-0000-0000-0000-000000000000")
+
+    assert not PersonalBest.objects.exists() and not DailyResult.objects.exists()
+
+
+def test_the_board_orders_by_time_then_moves_then_finish_time_and_ties_share_a_rank(today):
+    deal(today, players=5)
+    base = won_ranked_game(owner=factories.user(username="base"), day=today, time_ms=1).finished_at
+    lines = [
+        ("slow", 90_000, 100, base),
+        ("quick", 60_000, 200, base),
+        ("quickfewer", 60_000, 150, base + timedelta(seconds=5)),
+        ("twin", 60_000, 150, base + timedelta(seconds=5)),
+        ("later", 60_000, 150, base + timedelta(seconds=9)),
+    ]
+    for name, time_ms, moves, finished_at in lines:
+        result_for(
+            won_ranked_game(
+                owner=factories.user(username=name), day=today, time_ms=time_ms, moves=moves, finished_at=finished_at
+            )
+        )
+
+    board = selectors.daily_board(day=today)
+
+    assert [(e.rank, e.username) for e in board.entries] == [
+        (1, "quickfewer"),
+        (1, "twin"),
+        (3, "later"),
+        (4, "quick"),
+        (5, "slow"),
+    ]
+    assert board.players == 5 and board.me is None
+
+
+def test_my_rank_is_given_also_below_the_top_100(today):
+    deal(today)
+    users = [factories.user() for _ in range(105)]
+    for i, user in enumerate(users):
+        result_for(won_ranked_game(owner=user, day=today, time_ms=10_000 + i))
+
+    board = selectors.daily_board(day=today, user=users[103])
+    top = selectors.daily_board(day=today, user=users[0])
+
+    assert len(board.entries) == 100 and board.entries[-1].rank == 100
+    assert board.me.rank == 104 and board.me.username == users[103].username and board.me.time_ms == 10_103
+    assert top.me == top.entries[0]
+    me = factories.token_client(users[104]).get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()["me"]
+    assert me == {"rank": 105, "username": users[104].username, "time_ms": 10_104, "moves": 100, "score": 625}
+
+
+def test_the_board_of_today_exists_before_anyone_plays(guest, today):
+    body = guest.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
+
+    assert body == {"date": today.isoformat(), "players": 0, "entries": [], "me": None}
+
+
+def test_the_rebuild_restores_missing_results_corrects_wrong_ones_and_drops_strays(today):
+    yesterday = today - timedelta(days=1)
+    deal(yesterday, players=0)
+    games = [won_ranked_game(owner=factories.user(), day=yesterday, time_ms=t) for t in (30_000, 20_000, 10_000)]
+    wrong = result_for(games[0])
+    DailyResult.objects.filter(pk=wrong.pk).update(time_ms=1)
+    stray_owner = factories.user()
+    practice = factories.game(owner=stray_owner, daily=yesterday, status=StatusChoices.WON, time_ms=5)
+    DailyResult.objects.create(
+        day=yesterday, user=stray_owner, game=practice, time_ms=5, moves=1, score=10, finished_at=games[0].finished_at
+    )
+    factories.game(owner=factories.user(), daily=yesterday, ranked=True)  # started, not won
+
+    report = services.daily_board_rebuild(day=yesterday, today=today)
+
+    assert report.upserted == 3 and report.removed == 1 and report.players == 4
+    assert list(DailyResult.objects.order_by("rank").values_list("game_id", "time_ms", "rank")) == [
+        (games[2].pk, 10_000, 1),
+        (games[1].pk, 20_000, 2),
+        (games[0].pk, 30_000, 3),
+    ]
+    assert DailyDeal.objects.get(date=yesterday).players == 4
+    again = services.daily_board_rebuild(day=yesterday, today=today)
+    assert (again.upserted, again.removed, again.ranked) == (0, 0, 0)
+
+
+def test_todays_board_is_rebuilt_without_storing_ranks(today):
+    daily_deal_get_or_create(day=today)
+    won_ranked_game(owner=factories.user(), day=today, time_ms=10_000)
+
+    tasks.daily_boards_rebuild.delay()
+
+    assert list(DailyResult.objects.values_list("day", "rank")) == [(today, None)]
+    assert DailyDeal.objects.get(date=today).players == 1
