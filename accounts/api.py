@@ -9,10 +9,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError
+from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 from common.serializers import ErrorSerializer
 
 from . import services
@@ -32,8 +33,8 @@ def _sign_in(request: Request, user: object) -> Response:
 
 
 class RegisterApi(ApiView):
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("auth", "auth_ip")
 
     @extend_schema(
         operation_id="auth_register",
@@ -54,8 +55,8 @@ class RegisterApi(ApiView):
 
 
 class LoginApi(ApiView):
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("auth", "auth_ip", "login_username", by=(PlayerThrottle, IpThrottle, UsernameThrottle))
 
     @extend_schema(
         operation_id="auth_login",

@@ -54,6 +54,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "CSRF check failed: send the value of the csrftoken cookie as the X-CSRFToken header.",
     ),
     "payload_too_large": ("Die Anfrage ist zu groß.", "The request is too large."),
+    "service_unavailable": (
+        "Der Dienst ist kurz nicht erreichbar. Bitte versuche es in ein paar Sekunden erneut.",
+        "The service is briefly unavailable. Please try again in a few seconds.",
+    ),
     "server_error": (
         "Ein interner Fehler ist aufgetreten. Bitte versuche es erneut.",
         "An internal error occurred. Please try again.",

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
 
-from .views import api_error, is_api
+from .dependencies import is_dependency_error
+from .views import api_error, is_api, service_unavailable
 
 logger = logging.getLogger("yukon.api")
 
@@ -21,6 +22,9 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_dependency_error(exception):
+            logger.warning("dependency down on %s %s: %s", request.method, request.path, type(exception).__name__)
+            return service_unavailable(request)
         if not is_api(request):
             return None
         if isinstance(exception, Http404):

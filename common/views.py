@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
+from .dependencies import is_dependency_error
 from .errors import error_body
 from .messages import message
 
@@ -42,7 +45,23 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return defaults.permission_denied(request, exception)
 
 
+def service_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 while the database or Redis is unreachable: the client may retry after a moment."""
+    if is_api(request):
+        response: HttpResponse = api_error("service_unavailable", 503)
+    else:
+        response = HttpResponse(
+            "<!doctype html><title>Yukon Solitaire</title><h1>Gleich wieder da / Back in a moment</h1>",
+            status=503,
+        )
+    response["Retry-After"] = "5"
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this while handling the exception (in middleware too), so it can be seen here.
+    if is_dependency_error(sys.exc_info()[1]):
+        return service_unavailable(request)
     if is_api(request):
         return api_error("server_error", 500)
     return defaults.server_error(request)

@@ -11,13 +11,14 @@ from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError
 from common.messages import message
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import ErrorSerializer
+from common.throttles import throttles
 from games.engine import BadCode, BadMove, GameCode, Move, Rule
 
 from . import selectors, services
@@ -78,7 +79,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
     throttle_scope = "game_start"
 
     def get_throttles(self) -> list[BaseThrottle]:
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return throttles("game_start", "game_start_ip") if self.request.method == "POST" else []
 
     @extend_schema(
         operation_id="games_list",
@@ -129,6 +130,9 @@ class GameDetailApi(ApiView):
 class GameMovesApi(ApiView, GenericAPIView):
     pagination_class = LongPagePagination
 
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("moves", "moves_ip") if self.request.method == "POST" else []
+
     @extend_schema(
         operation_id="games_moves_list",
         summary="The move log",
@@ -144,7 +148,7 @@ class GameMovesApi(ApiView, GenericAPIView):
         summary="Play a move",
         request=MovePlaySerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422)},
+        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         serializer = MovePlaySerializer(data=request.data)
@@ -167,12 +171,15 @@ class GameMovesApi(ApiView, GenericAPIView):
 
 
 class GameUndoApi(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("moves", "moves_ip")
+
     @extend_schema(
         operation_id="games_undo",
         summary="Undo the last move",
         request=UndoSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422)},
+        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         serializer = UndoSerializer(data=request.data)

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "common.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -119,8 +120,22 @@ CACHES = {
 }
 SESSION_ENGINE = "common.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 90  # guests keep their games for 90 days of inactivity
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+
+# -- security: production (DEBUG off) is HTTPS-only unless the environment says otherwise -------
+# Behind a load balancer that ends TLS, it must set X-Forwarded-Proto.
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # probes speak plain HTTP inside the network
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 # -- Celery ------------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -178,9 +193,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Per player (account or guest session) and per IP; a 429 says when to retry.
     "DEFAULT_THROTTLE_RATES": {
         "auth": os.environ.get("THROTTLE_AUTH", "30/minute"),
+        "auth_ip": os.environ.get("THROTTLE_AUTH_IP", "60/minute"),
+        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "20/minute"),
         "game_start": os.environ.get("THROTTLE_GAME_START", "120/minute"),
+        "game_start_ip": os.environ.get("THROTTLE_GAME_START_IP", "600/minute"),
+        "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
+        "moves_ip": os.environ.get("THROTTLE_MOVES_IP", "6000/minute"),
     },
 }
 
@@ -206,10 +227,26 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# -- logging: request paths and error codes only, never bodies or game states ------------------
+# -- logging: JSON lines with a request id; paths and codes only, never bodies or game states ----
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "common.observability.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json", "filters": ["request_id"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's own request lines would repeat the access line (and warn on every 4xx).
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "ERROR"},
+        "yukon.access": {"level": os.environ.get("ACCESS_LOG_LEVEL", "INFO")},
+    },
 }

@@ -3,9 +3,12 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from common.health import healthz, readyz
 from common.views import api_not_found
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("api/v1/", include("yukon_site.api_urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

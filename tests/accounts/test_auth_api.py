@@ -167,10 +167,9 @@ def test_an_account_made_elsewhere_gets_default_settings(db):
     assert client.get("/api/v1/auth/me").json()["settings"] == DEFAULTS
 
 
-def test_login_attempts_are_throttled(guest, account, monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
-
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "3/minute", "game_start": "9/minute"})
+def test_login_attempts_are_throttled(guest, account, settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "auth": "3/minute"}}
     for _ in range(3):
         guest.post("/api/v1/auth/login", {"username": account.username, "password": "wrong"})
 

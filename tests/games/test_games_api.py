@@ -191,10 +191,9 @@ def test_an_unknown_api_path_is_a_json_not_found(player):
     assert_error(player.get("/api/v1/games/"), 404, "not_found")
 
 
-def test_starting_games_is_throttled(player, monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
-
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"game_start": "2/minute", "auth": "9/minute"})
+def test_starting_games_is_throttled(player, settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "game_start": "2/minute"}}
     for _ in range(2):
         assert player.post("/api/v1/games", {}).status_code == 201
 

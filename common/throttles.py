@@ -1,0 +1,57 @@
+"""Request rate limits (DRF throttles) by player and by IP address.
+
+Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (set from the environment). Each
+limited operation gets both: one per player (account, or guest session) and one per IP, so one
+client cannot flood the service by switching accounts, nor one account from many addresses.
+"""
+
+from __future__ import annotations
+
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.views import APIView
+
+
+class _Throttle(SimpleRateThrottle):
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        super().__init__()
+
+    def get_rate(self) -> str | None:
+        # Read at request time (DRF binds its class attribute at import), so settings changes apply.
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class PlayerThrottle(_Throttle):
+    """Per account, or per guest session (per IP for a request with neither)."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if request.user and request.user.is_authenticated:
+            ident = f"user:{request.user.pk}"
+        elif getattr(request, "session", None) is not None and request.session.session_key:
+            ident = f"session:{request.session.session_key}"
+        else:
+            ident = f"ip:{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class IpThrottle(_Throttle):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class UsernameThrottle(_Throttle):
+    """Per username named in the body: slows password guessing against one account from many IPs."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        data = request.data if isinstance(request.data, dict) else {}
+        username = data.get("username")
+        if not isinstance(username, str) or not username:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()[:150]}
+
+
+def throttles(*scopes: str, by: tuple[type[_Throttle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:
+    """One throttle of each kind in ``by`` for each scope, in order; scopes pair with kinds."""
+    return [kind(scope) for kind, scope in zip(by, scopes, strict=True)]

@@ -1,0 +1,166 @@
+"""What an operator relies on: health probes, 503 (never 500) while a dependency is down,
+request ids and JSON logs without cards, rate limits, and production security settings."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from pythonjsonlogger.json import JsonFormatter
+
+from common.dependencies import redis_client
+from common.observability import RequestIdFilter
+from games.models import Game
+from tests.support import assert_error, card_names_in, never_seen_cards
+
+ROOT = Path(__file__).resolve().parents[2]
+DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+@pytest.fixture
+def dead_redis(settings: Any) -> None:
+    settings.REDIS_URL = DEAD_REDIS
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DEAD_REDIS}}
+    redis_client.cache_clear()
+    yield
+    redis_client.cache_clear()
+
+
+def test_healthz_answers_without_touching_dependencies(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_readyz_reports_a_reachable_database(client: Client) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json()["checks"]["database"] == "ok"
+
+
+@pytest.mark.django_db
+def test_readyz_is_503_while_redis_is_unreachable(client: Client, dead_redis: None) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "unavailable", "checks": {"database": "ok", "redis": "down"}}
+
+
+@pytest.mark.django_db
+def test_a_move_while_redis_is_down_is_503_with_retry_after_and_changes_nothing(
+    player: Any, settings: Any
+) -> None:
+    state = player.post("/api/v1/games", {"rule": "classic"}).json()
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DEAD_REDIS}}
+    response = player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
+    assert_error(response, 503, "service_unavailable")
+    assert response["Retry-After"] == "5"
+    assert Game.objects.get(pk=state["id"]).moves == 0
+
+
+@pytest.mark.django_db
+def test_every_answer_carries_a_request_id_and_a_sane_one_is_kept(player: Any) -> None:
+    fresh = player.get("/api/v1/games")
+    assert len(fresh["X-Request-ID"]) == 32
+    kept = player.get("/api/v1/games", HTTP_X_REQUEST_ID="lb-1234.abc")
+    assert kept["X-Request-ID"] == "lb-1234.abc"
+    replaced = player.get("/api/v1/games", HTTP_X_REQUEST_ID="bad id\n" + "x" * 100)
+    assert replaced["X-Request-ID"] != "bad id"
+
+
+@pytest.mark.django_db
+def test_logs_are_json_lines_with_the_request_id_and_no_card(player: Any) -> None:
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(self.format(record))
+
+    handler = Collect()
+    handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"))
+    handler.addFilter(RequestIdFilter())
+    logging.getLogger().addHandler(handler)
+    try:
+        state = player.post("/api/v1/games", {"rule": "classic"}, HTTP_X_REQUEST_ID="req-one").json()
+        player.post(f"/api/v1/games/{state['id']}/moves", {"from": "t7", "card": "AS", "to": "t1"})
+        player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
+    finally:
+        logging.getLogger().removeHandler(handler)
+    records = [json.loads(line) for line in lines]
+    access = [r for r in records if r.get("message") == "request"]
+    assert any(r["request_id"] == "req-one" and r["status"] == 201 for r in access), records
+    assert [r["status"] for r in access][-2:] == [422, 200]
+    assert not card_names_in("\n".join(lines)) & never_seen_cards(state["id"])
+
+
+@pytest.mark.django_db
+def test_moves_are_rate_limited_per_player(player: Any, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "moves": "3/minute"},
+    }
+    state = player.post("/api/v1/games", {"rule": "classic"}).json()
+    for _ in range(3):
+        assert_error(player.post(f"/api/v1/games/{state['id']}/undo", {}), 422, "nothing_to_undo")
+    response = player.post(f"/api/v1/games/{state['id']}/undo", {})
+    assert_error(response, 429, "throttled")
+    assert "Retry-After" in response
+
+
+@pytest.mark.django_db
+def test_login_is_rate_limited_per_username_across_addresses(guest: Any, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login_username": "2/minute"},
+    }
+    for address in ("10.0.0.1", "10.0.0.2"):
+        response = guest.post("/api/v1/auth/login", {"username": "Victim", "password": "guess"}, REMOTE_ADDR=address)
+        assert_error(response, 400, "bad_credentials")
+    response = guest.post("/api/v1/auth/login", {"username": "victim", "password": "x"}, REMOTE_ADDR="10.0.0.3")
+    assert_error(response, 429, "throttled")
+
+
+def test_production_settings_pass_djangos_deployment_checks() -> None:
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "SECURE_HSTS_PRELOAD": "1",
+        "ALLOWED_HOSTS": "yukon.example",
+    }
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+         "'yukon_site.settings'); django.setup(); from django.conf import settings as s; "
+         "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert probe.stdout.split() == ["31536000", "True", "True", "True"], probe.stderr
+
+
+def test_production_refuses_to_start_with_the_public_development_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env={**env, "DEBUG": "0"},
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode != 0 and "SECRET_KEY" in out.stderr
+
+
+@pytest.mark.django_db
+def test_the_admin_is_for_staff_only(player: Any, account: Any) -> None:
+    client = Client()
+    client.force_login(account)
+    response = client.get("/admin/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
