@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint schema
+.PHONY: install run test bench migrate lint schema stack loadtest test-faults
 
 install: $(STAMP)
 
@@ -35,3 +35,16 @@ lint: install
 
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
+
+# The production processes (gunicorn, Celery worker and beat) on this machine, against the local
+# PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults). See deploy/stack.sh.
+stack: install
+	deploy/stack.sh
+
+# Many simulated players against `make stack` on PostgreSQL (it starts one if none answers).
+loadtest: install
+	$(PY) bench/loadtest.py $(LOADTEST_ARGS)
+
+# Restart PostgreSQL and Redis and SIGKILL the worker under load; nothing answered 2xx may be lost.
+test-faults: install
+	$(PY) -m pytest tests/faults -p no:randomly $(PYTEST_ARGS)

@@ -95,6 +95,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # A kept connection is checked before reuse, so a restarted PostgreSQL costs no failed request.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -107,6 +109,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Fail fast (then 503) instead of hanging while PostgreSQL is unreachable.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache, sessions ---------------------------------------------------------------------------

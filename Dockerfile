@@ -1,0 +1,19 @@
+# The one image of the service: web (gunicorn), Celery worker and Celery beat differ only in command.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+RUN python -m venv /app/.venv \
+ && /app/.venv/bin/python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml","rb"))["project"]["dependencies"]))' > /tmp/requirements.txt \
+ && /app/.venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt
+
+COPY . .
+RUN useradd --system --uid 1000 yukon && mkdir -p var && chown -R yukon var \
+ && DEBUG=1 /app/.venv/bin/python manage.py collectstatic --noinput
+USER yukon
+
+ENV PATH=/app/.venv/bin:$PATH BIND=0.0.0.0:8000
+EXPOSE 8000
+CMD ["gunicorn", "yukon_site.wsgi", "--config", "deploy/gunicorn.conf.py"]

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make stack`: the production processes (gunicorn, Celery worker, Celery beat) from the Procfile,
+# run by honcho on this machine against the local PostgreSQL and Redis. Plain HTTP on loopback,
+# so HTTPS redirects and secure cookies are off here; everything else is as in production.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yukon}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
+export DEBUG=${DEBUG:-0}
+export DB_CONN_MAX_AGE=${DB_CONN_MAX_AGE:-60}
+export SECURE_SSL_REDIRECT=${SECURE_SSL_REDIRECT:-0}
+export SESSION_COOKIE_SECURE=${SESSION_COOKIE_SECURE:-0}
+export SECURE_HSTS_SECONDS=${SECURE_HSTS_SECONDS:-0}
+export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
+export PORT=${PORT:-8000}
+mkdir -p var
+if [ -z "${SECRET_KEY:-}" ]; then
+  # A key of this machine's own, made once and kept out of the repository.
+  [ -s var/secret_key ] || .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
+  SECRET_KEY=$(cat var/secret_key)
+  export SECRET_KEY
+fi
+
+# Create the database if it does not exist yet (PostgreSQL only), then migrate.
+.venv/bin/python - <<'PY'
+import os
+from urllib.parse import urlparse
+
+import psycopg
+
+url = urlparse(os.environ["DATABASE_URL"])
+if url.scheme.startswith("postgres"):
+    name = url.path.lstrip("/")
+    admin = url._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+            print(f"created database {name}")
+PY
+.venv/bin/python manage.py migrate --noinput
+echo "serving http://127.0.0.1:$PORT/ (gunicorn), with a Celery worker and beat; Ctrl+C stops all"
+exec .venv/bin/honcho start -f Procfile "$@"
