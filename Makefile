@@ -47,4 +47,4 @@ loadtest: install
 
 # Restart PostgreSQL and Redis and SIGKILL the worker under load; nothing answered 2xx may be lost.
 test-faults: install
-	$(PY) -m pytest tests/faults -p no:randomly $(PYTEST_ARGS)
+	YUKON_FAULT_TESTS=1 $(PY) -m pytest tests/faults $(PYTEST_ARGS)
