@@ -1,7 +1,7 @@
 """Solver figures: winnable / not winnable / unknown shares (95 % Wilson intervals), time per deal,
 solution length, for random classic and relaxed deals with a 2 s budget each.
 
-Run with ``make bench`` or ``python bench/solver_bench.py [N]`` (N deals per rule, default 100;
+Run with ``make bench`` or ``python bench/solver_bench.py [N]`` (N deals per rule, default 200;
 the full measurement is ``python -m games.engine.solve --sample 1000 --rule C``). Prints figures;
 asserts nothing. Goal (issue 7): >= 99 % of random classic deals decided, each in < 2 s.
 """
@@ -19,7 +19,7 @@ from games.engine.solve import sample  # noqa: E402
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     for rule in (Rule.CLASSIC, Rule.RELAXED):
         begin = time.perf_counter()
         report = sample(rule, count, seed=2026, max_seconds=2.0)

@@ -54,7 +54,7 @@ def _visible(game: Game) -> tuple[list[list[int]], list[int], list[int], str]:
             tops[SUITS.index(suit)] = RANK[parse_card(name)]
     text = "|".join(
         [game.rule.value, ",".join(map(str, tops))]
-        + [f"{d}:" + ",".join(CARD_NAMES[c] for c in col) for d, col in zip(down, faces)]
+        + [f"{d}:" + ",".join(CARD_NAMES[c] for c in col) for d, col in zip(down, faces, strict=True)]
     )
     return faces, down, tops, text
 
@@ -71,7 +71,7 @@ def _sampled_games(game: Game, samples: int) -> list[Game]:
         cards = list(unseen)
         rng.shuffle(cards)
         columns = []
-        for d, col in zip(down, faces):
+        for d, col in zip(down, faces, strict=True):
             columns.append(cards[:d] + col)
             del cards[:d]
         out.append(Game(game.code, columns, list(down), list(tops)))

@@ -80,7 +80,7 @@ _BACK: Final = 2
 _InternalMove = tuple[int, ...]
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     WINNABLE = "winnable"
     NOT_WINNABLE = "not_winnable"
     UNKNOWN = "unknown"
@@ -657,6 +657,10 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _share(k: int, n: int, low: float, high: float) -> str:
+    return f"{100 * k / max(n, 1):5.1f} %  (95 % CI {100 * low:5.1f} – {100 * high:5.1f} %)"
+
+
 @dataclass(frozen=True, slots=True)
 class SampleReport:
     """What a sample of random deals gave: counts, times (seconds), solution lengths."""
@@ -673,17 +677,19 @@ class SampleReport:
         for verdict in Verdict:
             k = self.count(verdict)
             low, high = wilson(k, n)
-            out.append(f"  {verdict.value:<13} {k:5d}  {100 * k / max(n, 1):5.1f} %  (95 % CI {100 * low:5.1f} – {100 * high:5.1f} %)")
+            out.append(f"  {verdict.value:<13} {k:5d}  {_share(k, n, low, high)}")
         decided = n - self.count(Verdict.UNKNOWN)
         low, high = wilson(decided, n)
-        out.append(f"  {'decided':<13} {decided:5d}  {100 * decided / max(n, 1):5.1f} %  (95 % CI {100 * low:5.1f} – {100 * high:5.1f} %)")
+        out.append(f"  {'decided':<13} {decided:5d}  {_share(decided, n, low, high)}")
         times = sorted(result.seconds for _, result in self.results)
         if times:
             p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
-            out.append(f"  time per deal: median {statistics.median(times):.3f} s, p95 {p95:.3f} s, max {times[-1]:.3f} s")
+            median = statistics.median(times)
+            out.append(f"  time per deal: median {median:.3f} s, p95 {p95:.3f} s, max {times[-1]:.3f} s")
         lengths = [len(result.moves) for _, result in self.results if result.moves is not None]
         if lengths:
-            out.append(f"  solution length: median {statistics.median(lengths):.0f} moves (min {min(lengths)}, max {max(lengths)})")
+            middle = statistics.median(lengths)
+            out.append(f"  solution length: median {middle:.0f} moves (min {min(lengths)}, max {max(lengths)})")
         return out
 
 
@@ -704,7 +710,8 @@ def sample(
         result = solve(Game.new(code), max_seconds=max_seconds, max_nodes=max_nodes)
         results.append((code, result))
         if progress:
-            print(f"  {i + 1:5d} {code} {result.verdict.value:<13} {result.seconds:6.2f} s {result.nodes:9d} nodes", file=sys.stderr)
+            verdict = result.verdict.value
+            print(f"  {i + 1:5d} {code} {verdict:<13} {result.seconds:6.2f} s {result.nodes:9d} nodes", file=sys.stderr)
     return SampleReport(rule, tuple(results))
 
 
@@ -716,7 +723,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("code", nargs="?", help="a game code such as YU1-C-AAAAAAB")
     parser.add_argument("--sample", type=int, metavar="N", help="solve N random deals and print the shares")
     parser.add_argument("--rule", choices=["C", "R", "c", "r"], default="C", help="for --sample: C classic, R relaxed")
-    parser.add_argument("--budget-seconds", type=float, default=DEFAULT_MAX_SECONDS, help="time budget per deal (default 2)")
+    parser.add_argument(
+        "--budget-seconds", type=float, default=DEFAULT_MAX_SECONDS, help="time budget per deal (default 2)"
+    )
     parser.add_argument("--budget-nodes", type=int, default=DEFAULT_MAX_NODES, help="node budget per deal")
     parser.add_argument("--seed", type=int, default=1, help="for --sample: the seed of the deal numbers")
     parser.add_argument("--verbose", action="store_true", help="for --sample: one line per deal on stderr")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import FOUNDATION, Game, GameCode, Move, Rule
+from games.engine import FOUNDATION, Game, Move, Rule
 from games.engine.hint import hint, still_winnable
 from games.engine.solve import SolveResult, Verdict, is_deadlocked, solve, wilson
 
@@ -154,7 +154,7 @@ def small_position(rng: random.Random, rule: Rule, left: int) -> Game:
     for col in columns:
         hidden = rng.randrange(len(col)) if col else 0
         layout.append([n.lower() if i < hidden else n for i, n in enumerate(col)])
-    foundations = {s: ("A23456789TJQK"[t - 1] + s if t else None) for s, t in zip("SHDC", tops)}
+    foundations = {s: ("A23456789TJQK"[t - 1] + s if t else None) for s, t in zip("SHDC", tops, strict=True)}
     return Game.from_layout(layout, foundations, rule=rule)
 
 
@@ -178,10 +178,10 @@ def test_the_solver_agrees_with_a_brute_force_on_small_positions(rule: Rule) -> 
 # -- the hint and "still winnable?" ------------------------------------------------------------
 def with_face_down_cards_swapped(game: Game, rng: random.Random) -> Game:
     """The same view with the face-down cards dealt differently among the same places."""
-    hidden = [c for col, d in zip(game.columns, game.down) for c in col[:d]]
+    hidden = [c for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
     rng.shuffle(hidden)
     columns = []
-    for col, d in zip(game.columns, game.down):
+    for col, d in zip(game.columns, game.down, strict=True):
         columns.append(hidden[:d] + col[d:])
         del hidden[:d]
     return Game(game.code, columns, list(game.down), list(game.foundations))
