@@ -233,6 +233,12 @@ SPECTACULAR_SETTINGS = {
         "RuleEnum": "games.models.RuleChoices",
         "GameStatusEnum": "games.models.StatusChoices",
     },
+    # The errors every operation can answer, and links from a game's answers to its next steps.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "common.schema.add_common_errors",
+        "common.schema.add_links",
+    ],
 }
 
 # -- logging: JSON lines with a request id; paths and codes only, never bodies or game states ----

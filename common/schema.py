@@ -1,0 +1,115 @@
+"""drf-spectacular postprocessing hooks: what every operation can answer, and links between operations.
+
+Both run after ``drf_spectacular.hooks.postprocess_schema_enums`` (see ``SPECTACULAR_SETTINGS``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+UNSAFE_METHODS = ("post", "put", "patch", "delete")
+
+# Answers that do not depend on the operation: authentication, content negotiation, the request
+# body's transport, the service's dependencies. An operation's own errors are in its @extend_schema.
+ANY_OPERATION = {
+    "401": "`not_authenticated` / `authentication_failed`: a wrong, malformed or revoked token "
+    "(`Authorization: Token <key>`), or no account where one is needed.",
+    "406": "`not_acceptable`: the `Accept` header allows no JSON.",
+    "503": "`service_unavailable`: the database or Redis is unreachable; retry after `Retry-After` seconds.",
+}
+UNSAFE_OPERATION = {
+    "403": "`permission_denied`: a request with the session cookie but without the `X-CSRFToken` header "
+    "that matches the `csrftoken` cookie.",
+}
+WITH_BODY = {
+    "400": "`bad_request`: the body is no JSON, or not the documented shape.",
+    "413": "`payload_too_large`: the body is longer than 64 KiB.",
+    "415": "`unsupported_media_type`: the body is not `application/json`.",
+}
+
+# OpenAPI links: how the answer of one operation leads to the next (a client, or a stateful test
+# tool such as schemathesis, follows them to play a game: start, move, move, undo, ...).
+_GAME_ID = {"game_id": "$response.body#/id"}
+_FOLLOW_GAME = {
+    "GetGame": {
+        "operationId": "games_retrieve",
+        "parameters": _GAME_ID,
+        "description": "The game's state.",
+    },
+    "PlayMove": {
+        "operationId": "games_moves_create",
+        "parameters": _GAME_ID,
+        "description": "Play a move in this game.",
+    },
+    # Each legal move of the position is a valid request body as it is; the first two give the
+    # sequences some variety. (`x-schemathesis.merge_body: false`: the body is the move alone.)
+    **{
+        f"PlayLegalMove{index}": {
+            "operationId": "games_moves_create",
+            "parameters": _GAME_ID,
+            "requestBody": f"$response.body#/legal_moves/{index}",
+            "description": f"Play legal move number {index} of the position.",
+            "x-schemathesis": {"merge_body": False},
+        }
+        for index in (0, 1)
+    },
+    "ListMoves": {
+        "operationId": "games_moves_list",
+        "parameters": _GAME_ID,
+        "description": "The game's move log.",
+    },
+    "Undo": {
+        "operationId": "games_undo",
+        "parameters": _GAME_ID,
+        "description": "Undo the last move of this game.",
+    },
+}
+LINKS = {
+    ("games_create", "201"): _FOLLOW_GAME,
+    ("games_retrieve", "200"): _FOLLOW_GAME,
+    ("games_moves_create", "200"): _FOLLOW_GAME,
+    ("games_undo", "200"): _FOLLOW_GAME,
+}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
+
+
+def _operations(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (method, operation)
+        for item in result.get("paths", {}).values()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
+
+
+def add_common_errors(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Document the error answers any operation can give (an operation's own keep their text)."""
+    for method, operation in _operations(result):
+        errors = dict(ANY_OPERATION)
+        if method in UNSAFE_METHODS:
+            errors.update(UNSAFE_OPERATION)
+            if "requestBody" in operation:
+                errors.update(WITH_BODY)
+        responses = operation["responses"]
+        for status, description in errors.items():
+            if status not in responses:
+                responses[status] = _error(description)
+            elif not responses[status].get("description"):
+                responses[status]["description"] = description
+        operation["responses"] = dict(sorted(responses.items()))
+    return result
+
+
+def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Add the OpenAPI ``links`` of :data:`LINKS` to the answers they start from."""
+    by_id = {operation.get("operationId"): operation for _, operation in _operations(result)}
+    for (operation_id, status), links in LINKS.items():
+        operation = by_id.get(operation_id)
+        if operation is None:
+            continue  # not in this schema (e.g. a schema generated for part of the API)
+        operation["responses"][status]["links"] = links
+    return result
