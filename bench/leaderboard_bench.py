@@ -1,0 +1,299 @@
+"""Does the daily leaderboard, and the work per won game, stay flat as the data grows?
+
+On PostgreSQL: seeds 100,400 accounts, then games in two steps (bulk ``INSERT ... SELECT``
+from ``generate_series`` on the server, minimal state JSON):
+
+1. 10,000 games, 1,000 of them won ranked attempts of one day (with their board results);
+2. up to 1,000,000 games, 100,000 of them won ranked attempts of that day.
+
+After each step it prints the time of a top-100 board read (median of many reads, through
+``stats.selectors.daily_board``, the selector the API uses) and the time of the per-game tasks
+(``personal_best_update`` + ``daily_result_update``, run in-process on 200 fresh won ranked games;
+median). Goals: top-100 read < 10 ms; task time at 1M <= 1.5 x at 10k.
+
+    python bench/leaderboard_bench.py [--reads 300] [--tasks 200]
+
+Database: ``BENCH_DATABASE_URL`` if set (used as is, kept); otherwise a scratch database
+``yukon_bench`` on the PostgreSQL server of ``DATABASE_URL`` (or 127.0.0.1), created and dropped
+here. Without a reachable PostgreSQL server it says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRATCH = "yukon_bench"
+PLAYERS = 100_000  # accounts with a ranked attempt of the board's day (at full size)
+TASK_GAMES = 200  # fresh won ranked games per measurement
+SMALL, LARGE = 10_000, 1_000_000
+
+
+def _server_url() -> str:
+    base = os.environ.get("DATABASE_URL", "")
+    if not base.startswith(("postgres://", "postgresql://")):
+        base = "postgres://postgres@127.0.0.1:5432/postgres"
+    return base
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def _libpq(url: str) -> str:
+    return url.replace("postgres://", "postgresql://", 1)
+
+
+def _admin(url: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(_libpq(_with_database(url, "postgres")), autocommit=True, connect_timeout=5) as conn:
+        conn.execute(sql)
+
+
+def median_ms(run: Callable[[], object], times: int) -> float:
+    samples = []
+    for _ in range(times):
+        started = time.perf_counter()
+        run()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reads", type=int, default=300, help="board reads per measurement")
+    parser.add_argument("--tasks", type=int, default=TASK_GAMES, help="won games whose tasks are timed")
+    args = parser.parse_args()
+
+    import psycopg
+
+    scratch = "BENCH_DATABASE_URL" not in os.environ
+    server = _server_url()
+    url = os.environ.get("BENCH_DATABASE_URL") or _with_database(server, SCRATCH)
+    try:
+        if scratch:
+            _admin(server, f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
+            _admin(server, f"CREATE DATABASE {SCRATCH}")
+        else:
+            psycopg.connect(_libpq(url), connect_timeout=5).close()
+    except psycopg.OperationalError as exc:
+        where = urlsplit(url).hostname or "127.0.0.1"
+        print(f"leaderboard_bench: skipped: PostgreSQL is not reachable at {where} ({str(exc).strip()[:120]})")
+        return 0
+    try:
+        return run(url, reads=args.reads, task_games=args.tasks)
+    finally:
+        if scratch:
+            from django.db import connections
+
+            connections.close_all()
+            _admin(server, f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
+
+
+def run(url: str, *, reads: int, task_games: int) -> int:
+    os.environ["DATABASE_URL"] = url
+    os.environ.pop("REDIS_URL", None)  # the tasks run in this process
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from stats import selectors, tasks
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    day = (datetime.now(UTC) - timedelta(days=1)).date()  # the board's day
+    today = day + timedelta(days=1)  # the day of the games whose tasks are timed
+    seeder = Seeder(connection, day=day, today=today)
+    seeder.accounts(PLAYERS + 2 * task_games)
+    seeder.deals()
+    print(f"seeded {PLAYERS + 2 * task_games:,} accounts in {time.perf_counter() - started:.1f} s", flush=True)
+
+    figures = {}
+    for step, (total, ranked) in enumerate(((SMALL, PLAYERS // 100), (LARGE, PLAYERS))):
+        step_started = time.perf_counter()
+        task_ids = seeder.grow(total_games=total, ranked=ranked, task_games=task_games, batch=step)
+        count = seeder.count()
+        print(f"{count['games']:>9,} games, {count['results']:,} board results "
+              f"(seeded in {time.perf_counter() - step_started:.1f} s)", flush=True)
+
+        board = selectors.daily_board(day=day)
+        assert board is not None and len(board.entries) == 100 and board.players == ranked
+        read = median_ms(lambda: selectors.daily_board(day=day), reads)
+        middle_user = seeder.user_at_rank(ranked // 2)
+        read_me = median_ms(lambda: selectors.daily_board(day=day, user=middle_user), max(reads // 3, 20))
+
+        def one_game(ids=iter(task_ids)) -> None:
+            game_id = next(ids)
+            tasks.personal_best_update(game_id)
+            tasks.daily_result_update(game_id)
+
+        task = median_ms(one_game, len(task_ids))
+        assert seeder.results_of(task_ids) == len(task_ids)
+        figures[total] = (read, read_me, task)
+        print(f"  top-100 board read            {read:8.2f} ms (median of {reads})")
+        print(f"  board read with my rank       {read_me:8.2f} ms (a player ranked {ranked // 2:,}; range count)")
+        print(f"  per-game tasks (best + board) {task:8.2f} ms (median of {len(task_ids)})", flush=True)
+
+    read_large, _, task_large = figures[LARGE]
+    task_small = figures[SMALL][2]
+    ratio = task_large / task_small
+    print(f"goal: top-100 read < 10 ms at {PLAYERS:,} results: {read_large:.2f} ms "
+          f"-> {'met' if read_large < 10 else 'MISSED'}")
+    print(f"goal: task time at 1M <= 1.5 x at 10k: {task_large:.2f} / {task_small:.2f} ms = {ratio:.2f} "
+          f"-> {'met' if ratio <= 1.5 else 'MISSED'}")
+    print(f"total {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+class Seeder:
+    """Bulk rows made by the server itself (INSERT ... SELECT FROM generate_series)."""
+
+    def __init__(self, connection, *, day, today) -> None:  # noqa: ANN001 - Django's connection
+        self.connection = connection
+        self.day = day
+        self.today = today
+        self.games = 0
+        self.ranked = 0
+        self.task_users = 0
+
+    def execute(self, sql: str, params: list | None = None) -> None:  # noqa: ANN001
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, params or [])
+
+    def accounts(self, count: int) -> None:
+        self.execute(
+            """
+            INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,
+                                   is_staff, is_active, date_joined)
+            SELECT '!', false, 'bench' || g, '', '', '', false, true, now() FROM generate_series(1, %s) g
+            """,
+            [count],
+        )
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT min(id) FROM auth_user")
+            self.first_user = cursor.fetchone()[0]
+        self.user_count = count
+
+    def deals(self) -> None:
+        from games.models import DailyDeal
+
+        DailyDeal.objects.create(date=self.day, number=123_456_789)
+        DailyDeal.objects.create(date=self.today, number=987_654_321)
+
+    def grow(self, *, total_games: int, ranked: int, task_games: int, batch: int) -> list[str]:
+        """Add ranked attempts up to ``ranked``, other games up to ``total_games``, and fresh task games."""
+        start = self.day.isoformat()
+        # Won ranked attempts of the board's day: one per account, with their board results.
+        self.execute(
+            """
+            INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
+                                    score, moves, created_at, finished_at, time_ms, version)
+            SELECT gen_random_uuid(), %s + g - 1, '', 'YU1-C-AAAAAAB', 'classic', %s::date, true, 'won', '{}',
+                   625, 100 + (g * 7919) %% 300, f - make_interval(secs => t / 1000.0), f, t, 1
+            FROM generate_series(%s::bigint, %s::bigint) g,
+                 LATERAL (SELECT 60000 + (g * 104729) %% 900000 AS t,
+                                 %s::timestamptz + make_interval(secs => g * 0.5) AS f) v
+            """,
+            [self.first_user, start, self.ranked + 1, ranked, f"{start}T00:10:00+00:00"],
+        )
+        self.execute(
+            """
+            INSERT INTO stats_dailyresult (day, user_id, game_id, time_ms, moves, score, finished_at)
+            SELECT daily, owner_id, id, time_ms, moves, score, finished_at FROM games_game
+            WHERE daily = %s::date AND ranked AND status = 'won'
+            ON CONFLICT (day, user_id) DO NOTHING
+            """,
+            [start],
+        )
+        self.execute("UPDATE games_dailydeal SET players = %s WHERE date = %s::date", [ranked, start])
+        self.games += ranked - self.ranked
+        self.ranked = ranked
+        # Everything else: random and practice games of every account, a third of them won.
+        others = total_games - self.games - task_games
+        self.execute(
+            """
+            INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
+                                    score, moves, created_at, finished_at, time_ms, version)
+            SELECT gen_random_uuid(), %s + (g * 7) %% %s, '', 'YU1-C-AAAAAAB',
+                   CASE WHEN g %% 4 = 0 THEN 'relaxed' ELSE 'classic' END, NULL, false,
+                   CASE WHEN g %% 3 = 0 THEN 'won' ELSE 'playing' END, '{}', 625, 150 + g %% 200,
+                   %s::timestamptz - make_interval(secs => g), CASE WHEN g %% 3 = 0 THEN %s::timestamptz END,
+                   CASE WHEN g %% 3 = 0 THEN 90000 + g %% 500000 END, 1
+            FROM generate_series(%s::bigint, %s::bigint) g
+            """,
+            [self.first_user, PLAYERS, start, start, self.games + 1, self.games + others],
+        )
+        self.games += others
+        # Bests of everyone who won something (what the tasks would have recorded).
+        self.execute(
+            """
+            INSERT INTO stats_personalbest (user_id, rule, best_time_ms, fewest_moves, best_score, updated_at)
+            SELECT owner_id, rule, min(time_ms), min(moves), max(score), now() FROM games_game
+            WHERE status = 'won' AND owner_id IS NOT NULL GROUP BY owner_id, rule
+            ON CONFLICT (user_id, rule) DO UPDATE SET best_time_ms = excluded.best_time_ms,
+                fewest_moves = excluded.fewest_moves, best_score = excluded.best_score
+            """
+        )
+        # Fresh won ranked games of today, of accounts without bests or results: the timed tasks' input.
+        first = self.first_user + PLAYERS + self.task_users
+        self.execute(
+            """
+            INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
+                                    score, moves, created_at, finished_at, time_ms, version)
+            SELECT gen_random_uuid(), %s + g, '', 'YU1-C-AAAAAAB', 'classic', %s::date, true, 'won', '{}',
+                   625, 120 + g, now() - interval '5 minutes', now(), 300000, 1
+            FROM generate_series(0, %s) g
+            """,
+            [first, self.today.isoformat(), task_games - 1],
+        )
+        self.games += task_games
+        self.task_users += task_games
+        with self.connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+            cursor.execute(
+                "SELECT id::text FROM games_game WHERE owner_id BETWEEN %s AND %s AND daily = %s::date",
+                [first, first + task_games - 1, self.today.isoformat()],
+            )
+            return [row[0] for row in cursor.fetchall()]
+
+    def count(self) -> dict[str, int]:
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT (SELECT count(*) FROM games_game), (SELECT count(*) FROM stats_dailyresult)")
+            games, results = cursor.fetchone()
+        return {"games": games, "results": results}
+
+    def user_at_rank(self, rank: int):  # noqa: ANN201
+        from stats.models import DailyResult
+
+        return (
+            DailyResult.objects.filter(day=self.day)
+            .order_by("time_ms", "moves", "finished_at", "pk")
+            .select_related("user")[rank - 1]
+            .user
+        )
+
+    def results_of(self, game_ids: list[str]) -> int:
+        from stats.models import DailyResult, PersonalBest
+
+        results = DailyResult.objects.filter(game_id__in=game_ids).count()
+        bests = PersonalBest.objects.filter(user__games__id__in=game_ids, rule="classic").count()
+        return min(results, bests)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
