@@ -72,6 +72,9 @@ _RESTART_NODES: Final = 1_000  # times the Luby sequence
 _RESTART_SHARE: Final = 0.35  # of the budget, for the restarts
 _MAX_RESTARTS: Final = 200  # when there is no budget at all
 _NOISE: Final = 25.0
+#: Budgets and reported times are seconds of CPU time of this process: a busy machine (other
+#: processes on the same cores) does not eat into a search's budget or change its answer.
+_clock: Final = time.process_time
 
 # Internal moves: (_TABLEAU, src, index, dst, count), (_UP, src, suit), (_BACK, suit, dst).
 _TABLEAU: Final = 0
@@ -125,6 +128,11 @@ def _safe_needs(relaxed: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 _PARENTS: Final = {False: _parents(False), True: _parents(True)}
+#: For each card, the cards that may be put on it.
+_CHILDREN: Final = {
+    relaxed: tuple(tuple(c for c in range(52) if p in table[c]) for p in range(52))
+    for relaxed, table in _PARENTS.items()
+}
 _SAFE: Final = {False: _safe_needs(False), True: _safe_needs(True)}
 
 
@@ -247,29 +255,21 @@ class _Frame:
 class _Search:
     """One search over a copy of a position; moves are applied and taken back in place."""
 
-    def __init__(
-        self,
-        game: Game,
-        max_nodes: int | None,
-        deadline: float | None,
-        rng: random.Random | None = None,
-        noise: float = 0.0,
-    ) -> None:
+    def __init__(self, game: Game, rng: random.Random | None = None, noise: float = 0.0) -> None:
         self.cols = [list(col) for col in game.columns]
         self.down = list(game.down)
         self.fnd = list(game.foundations)
         self.relaxed = game.relaxed
         self.parents = _PARENTS[game.relaxed]
+        self.children = _CHILDREN[game.relaxed]
         self.safe = _SAFE[game.relaxed]
         self.keys = [self._col_key(i) for i in range(7)]
         self.seen: set[bytes] = set()
         self.nodes = 0
-        self.deadlocks = 0
-        self.check_deadlocks = True
-        self.max_nodes = max_nodes
-        self.deadline = deadline
         self.rng = rng  # None: the plain order; else each move's priority gets up to ``noise`` at random
         self.noise = noise
+        self.stack: list[_Frame] | None = None  # the search path, kept between calls of run()
+        self.root_autos: list[_InternalMove] = []
 
     # -- position ---------------------------------------------------------------------------
     def _col_key(self, i: int) -> bytes:
@@ -363,46 +363,77 @@ class _Search:
     # -- move generation --------------------------------------------------------------------
     def moves(self) -> list[_InternalMove]:
         """The moves worth trying here, most promising first."""
-        cols, down, fnd, parents = self.cols, self.down, self.fnd, self.parents
+        cols, down, fnd, parents, children = self.cols, self.down, self.fnd, self.parents, self.children
         ends = [-1] * 52  # card -> the column it ends
+        where = [-1] * 52  # face-up card -> column * 64 + index
+        needed = [False] * 52  # the targets the lids (cards lying on face-down cards) need
         empty = -1
-        for t in range(7):
-            col = cols[t]
-            if col:
-                ends[col[-1]] = t
-            elif empty < 0:
-                empty = t
         scored: list[tuple[float, _InternalMove]] = []
         add = scored.append
         for s in range(7):
             col = cols[s]
             n = len(col)
             if not n:
+                if empty < 0:
+                    empty = s
                 continue
-            d = down[s]
-            start = d if n - d <= GROUP_LIMIT else n - GROUP_LIMIT
-            for i in range(start, n):
-                card = col[i]
-                if i == d:
-                    prio = 80 + d if d else (50 if empty < 0 else 5)  # a flip; or a column emptied
-                else:
-                    below = col[i - 1]
-                    if fnd[SUIT[below]] == RANK[below] - 1:
-                        prio = 60  # uncovers a card that can go up
-                    else:
-                        prio = 20
-                if RANK[card] == 13:
-                    if empty >= 0 and i > 0:
-                        add((prio, (_TABLEAU, s, i, empty, n - i)))
-                    continue
-                for p in parents[card]:
-                    dst = ends[p]
-                    if dst >= 0 and dst != s:
-                        add((prio, (_TABLEAU, s, i, dst, n - i)))
             last = col[-1]
+            ends[last] = s
+            d = down[s]
+            base = s * 64
+            for i in range(d, n):
+                where[col[i]] = base + i
+            if d:
+                for p in parents[col[d]]:
+                    needed[p] = True
             suit = SUIT[last]
             if fnd[suit] == RANK[last] - 1:
                 add((90 if d and d == n - 1 else 70, (_UP, s, suit)))
+        king_waits = False
+        for king in (12, 25, 38, 51):
+            w = where[king]
+            if w >= 0 and w & 63 > 0:
+                king_waits = True
+                break
+
+        def prio(s: int, i: int) -> int:
+            d = down[s]
+            if i == d:
+                return 80 + d if d else (50 if king_waits and empty < 0 else 5)  # a flip; a column emptied
+            below = cols[s][i - 1]
+            if needed[below]:
+                return 65  # uncovers a target a lid needs
+            if fnd[SUIT[below]] == RANK[below] - 1:
+                return 60  # uncovers a card that can go up
+            return 20
+
+        for t in range(7):
+            col = cols[t]
+            if not col:
+                continue
+            target = col[-1]
+            for card in children[target]:
+                w = where[card]
+                if w < 0:
+                    continue
+                s, i = w >> 6, w & 63
+                if s == t:
+                    continue
+                n = len(cols[s])
+                if n - i > GROUP_LIMIT:
+                    continue
+                value = prio(s, i)
+                if needed[target] and i != down[s]:
+                    value -= 15  # covers a target a lid needs
+                add((value, (_TABLEAU, s, i, t, n - i)))
+        if empty >= 0:
+            for king in (12, 25, 38, 51):
+                w = where[king]
+                if w > 0 and w & 63 > 0:  # face up and not already at the bottom of its column
+                    s, i = w >> 6, w & 63
+                    n = len(cols[s])
+                    if n - i <= GROUP_LIMIT:
+                        add((prio(s, i), (_TABLEAU, s, i, empty, n - i)))
         safe = self.safe
         for f in range(4):
             top = fnd[f]
@@ -429,23 +460,26 @@ class _Search:
         return [move for _, move in scored]
 
     # -- the search -------------------------------------------------------------------------
-    def run(self) -> list[_InternalMove] | None:
+    def run(self, max_nodes: int | None, deadline: float | None) -> list[_InternalMove] | None:
         """A winning line of internal moves, or None when the whole space was searched in vain.
 
-        Raises :class:`_OutOfBudget` when the budget runs out first.
+        Raises :class:`_OutOfBudget` when ``max_nodes`` more nodes are spent or the clock passes
+        ``deadline`` first; calling again goes on where the search stopped.
         """
-        root_autos = self.autos()
-        if self.won():
-            return [m for m, _ in root_autos]
-        if _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
-            return None
+        if self.stack is None:
+            self.root_autos = [m for m, _ in self.autos()]
+            if self.won():
+                return list(self.root_autos)
+            if _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
+                return None
+            self.seen.add(self.key())
+            self.stack = [_Frame(self.moves(), [], None, False)]
+        stack = self.stack
         seen = self.seen
-        seen.add(self.key())
-        stack = [_Frame(self.moves(), root_autos, None, False)]
-        max_nodes = self.max_nodes if self.max_nodes is not None else -1
-        deadline = self.deadline
-        nodes = 0
+        nodes = self.nodes
+        limit = -1 if max_nodes is None else nodes + max_nodes
         apply, undo, autos, key, moves = self.apply, self.undo, self.autos, self.key, self.moves
+        cols, fnd, safe = self.cols, self.fnd, self.safe
         while stack:
             frame = stack[-1]
             todo = frame.todo
@@ -457,21 +491,34 @@ class _Search:
                 if frame.move is not None:
                     undo(frame.move, frame.flipped)
                 continue
+            if nodes == limit or (
+                nodes & (_CHECK_EVERY - 1) == 0 and deadline is not None and _clock() > deadline
+            ):
+                self.nodes = nodes
+                raise _OutOfBudget
             frame.index = index + 1
             move = todo[index]
             flipped = apply(move)
             nodes += 1
-            if nodes & (_CHECK_EVERY - 1) == 0:
+            kind = move[0]
+            if kind == _UP:
+                made = autos()
+            elif kind == _TABLEAU:
+                # Only the source column has a new last card; the foundations did not change.
+                src = cols[move[1]]
+                if src:
+                    card = src[-1]
+                    if fnd[SUIT[card]] == RANK[card] - 1 and _is_safe(card, fnd, safe[card]):
+                        made = autos()
+                    else:
+                        made = []
+                else:
+                    made = []
+            else:
+                made = []  # a take-back: its card is not safe (else it is not tried), and nothing else
+            if fnd == [13, 13, 13, 13]:
                 self.nodes = nodes
-                if nodes == max_nodes or (deadline is not None and time.perf_counter() > deadline):
-                    raise _OutOfBudget
-            elif nodes == max_nodes:
-                self.nodes = nodes
-                raise _OutOfBudget
-            made = autos()
-            if self.fnd == [13, 13, 13, 13]:
-                self.nodes = nodes
-                line: list[_InternalMove] = [m for m, _ in root_autos]
+                line: list[_InternalMove] = list(self.root_autos)
                 for entry in stack[1:]:
                     assert entry.move is not None
                     line.append(entry.move)
@@ -486,12 +533,6 @@ class _Search:
                 undo(move, flipped)
                 continue
             seen.add(k)
-            if self.check_deadlocks and _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
-                self.deadlocks += 1
-                for m, f in reversed(made):
-                    undo(m, f)
-                undo(move, flipped)
-                continue
             stack.append(_Frame(moves(), made, move, flipped))
         self.nodes = nodes
         return None
@@ -514,7 +555,7 @@ def _engine_move(move: _InternalMove, columns: list[list[int]]) -> Move:
 
 def _without_loops(game: Game, line: list[_InternalMove]) -> list[_InternalMove]:
     """The line with every stretch that comes back to a position it already passed cut out."""
-    search = _Search(game, None, None)
+    search = _Search(game)
     seen: dict[tuple[tuple[int, ...], ...], int] = {}
     out: list[_InternalMove] = []
     marks: list[tuple[tuple[int, ...], ...]] = []
@@ -578,67 +619,67 @@ def solve(
 ) -> SolveResult:
     """Solve the full position of ``game`` (not changed) within the budget (None: no limit).
 
+    ``max_seconds`` counts CPU time of this process (see ``_clock``).
+
     WINNABLE comes with the winning engine moves from this position; NOT_WINNABLE means the
     whole (soundly reduced) space was searched; UNKNOWN that the budget ran out first.
 
     A plain search that runs out of a short first budget gives way to short searches in a
     randomly perturbed order (restarts, seeded by ``seed``: deterministic), which find the wins that
-    one early wrong turn hides from a depth-first search; the rest of the budget goes to one
-    plain search of the whole space, the only kind that can prove a deal lost.
+    one early wrong turn hides from a depth-first search; then the plain search goes on where it
+    stopped with the rest of the budget: searching the whole space, it is what proves a deal lost.
     """
-    begin = time.perf_counter()
+    begin = _clock()
     if game.is_won:
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
-    total = 0
-    line: list[_InternalMove] | None = None
-    found = False
+    plain = _Search(game)
+    spent = 0  # nodes of the restarts
 
-    def attempt(nodes: int | None, until: float | None, rng: random.Random | None) -> bool:
-        nonlocal total, line
-        search = _Search(game, nodes, until, rng, _NOISE)
-        try:
-            line = search.run()
-        except _OutOfBudget:
-            return False
-        finally:
-            total += search.nodes
-        return True
-
-    def left() -> int | None:
-        return None if max_nodes is None else max_nodes - total
+    def finish(line: list[_InternalMove] | None) -> SolveResult:
+        seconds = _clock() - begin
+        if line is None:
+            return SolveResult(Verdict.NOT_WINNABLE, None, plain.nodes + spent, seconds)
+        return SolveResult(Verdict.WINNABLE, _replay(game, line), plain.nodes + spent, seconds)
 
     first = _FIRST_NODES if max_nodes is None else min(_FIRST_NODES, max_nodes)
-    found = attempt(first, deadline, None)
-    if not found:
-        # restarts: until a share of the budget is spent
-        share_end = None if deadline is None else begin + max_seconds * _RESTART_SHARE  # type: ignore[operator]
-        share_nodes = None if max_nodes is None else int(max_nodes * _RESTART_SHARE)
-        rng = random.Random(seed)
-        i = 1
-        while True:
-            if share_end is not None and time.perf_counter() >= share_end:
+    try:
+        return finish(plain.run(first, deadline))
+    except _OutOfBudget:
+        pass
+    # Restarts, until their share of the budget is spent.
+    share_end = None if max_seconds is None else begin + max_seconds * _RESTART_SHARE
+    share_nodes = None if max_nodes is None else int(max_nodes * _RESTART_SHARE)
+    rng = random.Random(seed)
+    i = 1
+    while True:
+        if share_end is not None and _clock() >= share_end:
+            break
+        if share_nodes is not None and spent >= share_nodes:
+            break
+        if share_end is None and share_nodes is None and i > _MAX_RESTARTS:
+            break
+        nodes = _RESTART_NODES * _luby(i)
+        if share_nodes is not None and max_nodes is not None:
+            nodes = min(nodes, share_nodes - spent, max_nodes - plain.nodes - spent)
+            if nodes <= 0:
                 break
-            if share_nodes is not None and total >= share_nodes:
-                break
-            if share_end is None and share_nodes is None and i > _MAX_RESTARTS:
-                break
-            nodes = _RESTART_NODES * _luby(i)
-            room = None if share_nodes is None else share_nodes - total
-            if attempt(nodes if room is None else max(1, min(nodes, room)), share_end, rng):
-                found = True  # a win, or (rarely, in a small space) the proof
-                break
+        restart = _Search(game, rng, _NOISE)
+        try:
+            line = restart.run(nodes, share_end)
+        except _OutOfBudget:
+            spent += restart.nodes
             i += 1
-    if not found:
-        room = left()
-        if room is None or room > 0:
-            found = attempt(room, deadline, None)
-    seconds = time.perf_counter() - begin
-    if not found:
-        return SolveResult(Verdict.UNKNOWN, None, total, seconds)
-    if line is None:
-        return SolveResult(Verdict.NOT_WINNABLE, None, total, seconds)
-    return SolveResult(Verdict.WINNABLE, _replay(game, line), total, seconds)
+            continue
+        spent += restart.nodes
+        return finish(line)  # a win, or (in a small space) the proof
+    room = None if max_nodes is None else max_nodes - plain.nodes - spent
+    if room is None or room > 0:
+        try:
+            return finish(plain.run(room, deadline))
+        except _OutOfBudget:
+            pass
+    return SolveResult(Verdict.UNKNOWN, None, plain.nodes + spent, _clock() - begin)
 
 
 # -- measuring: ``python -m games.engine.solve`` ----------------------------------------------
