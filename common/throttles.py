@@ -7,6 +7,8 @@ client cannot flood the service by switching accounts, nor one account from many
 
 from __future__ import annotations
 
+import hashlib
+
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
@@ -17,6 +19,12 @@ class _Throttle(SimpleRateThrottle):
     def __init__(self, scope: str) -> None:
         self.scope = scope
         super().__init__()
+
+    def key(self, ident: object) -> str:
+        """The cache key of ``ident`` (hashed: it may be any text a client sent, of any length, and
+        cache keys must stay short and free of control characters)."""
+        digest = hashlib.sha256(str(ident).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": digest}
 
     def get_rate(self) -> str | None:
         # Read at request time (DRF binds its class attribute at import), so settings changes apply.
@@ -33,12 +41,12 @@ class PlayerThrottle(_Throttle):
             ident = f"session:{request.session.session_key}"
         else:
             ident = f"ip:{self.get_ident(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return self.key(ident)
 
 
 class IpThrottle(_Throttle):
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.key(self.get_ident(request))
 
 
 class UsernameThrottle(_Throttle):
@@ -49,7 +57,7 @@ class UsernameThrottle(_Throttle):
         username = data.get("username")
         if not isinstance(username, str) or not username:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()[:150]}
+        return self.key(username.strip().lower()[:150])
 
 
 def throttles(*scopes: str, by: tuple[type[_Throttle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:

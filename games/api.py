@@ -33,13 +33,14 @@ from .serializers import (
     UndoSerializer,
 )
 
-_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     name="Idempotency-Key",
     type=str,
     location=OpenApiParameter.HEADER,
     required=False,
+    pattern=_IDEMPOTENCY_KEY.pattern,
     description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
     "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
 )
@@ -84,7 +85,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="games_list",
         summary="Your games, newest first",
-        responses={200: GameSummarySerializer(many=True)},
+        responses={200: GameSummarySerializer(many=True), **_errors(400, 404)},
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
@@ -136,7 +137,7 @@ class GameMovesApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="games_moves_list",
         summary="The move log",
-        responses={200: MoveLogEntrySerializer(many=True), **_errors(404)},
+        responses={200: MoveLogEntrySerializer(many=True), **_errors(400, 404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))

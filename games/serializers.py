@@ -4,11 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
+
+# The texts the engine parses, case-insensitive as it is. In the schema, so that a client (and
+# schemathesis) can tell a well-formed request from a malformed one (400) without asking.
+SOURCE_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc])$"
+TARGET_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc]?|[aA][uU][tT][oO])$"
+CARD_PATTERN = r"^([A2-9TJQKa2-9tjqk]|10)[SHDCshdc]$"
+CODE_PATTERN = r"^[yY][uU]1-[CRcr]-[A-Za-z]{7}$"
+
+
+@extend_schema_field({"type": "string", "pattern": SOURCE_PATTERN})
+class SourceField(serializers.CharField):
+    """Where a move starts: a column or a foundation (checked by the engine, 400 `bad_move`)."""
+
+
+@extend_schema_field({"type": "string", "pattern": TARGET_PATTERN})
+class TargetField(serializers.CharField):
+    """Where a move goes: a column, a foundation, or `auto`."""
+
+
+@extend_schema_field({"type": "string", "pattern": CARD_PATTERN})
+class CardField(serializers.CharField):
+    """A card such as `7H`."""
+
+
+@extend_schema_field({"type": "string", "pattern": CODE_PATTERN})
+class GameCodeField(serializers.CharField):
+    """A game code such as `YU1-C-AAAAAAB` (checked by the view, 400 `bad_code`)."""
 
 
 class _FromFieldMixin:
@@ -22,17 +51,17 @@ class _FromFieldMixin:
 class MoveSerializer(_FromFieldMixin, serializers.Serializer):
     """A move: ``{"from": "t3", "card": "7H", "to": "t5"}``."""
 
-    from_ = serializers.CharField(
+    from_ = SourceField(
         max_length=8, help_text="Source: a column `t1`..`t7` or a foundation `fS` `fH` `fD` `fC`."
     )
-    card = serializers.CharField(
+    card = CardField(
         max_length=8,
         required=False,
         allow_null=True,
         help_text="Bottom card of the moved group, e.g. `7H` (rank `A23456789TJQK`, suit `SHDC`). "
         "Without it: the last card of the column.",
     )
-    to = serializers.CharField(
+    to = TargetField(
         max_length=8, help_text="Target: a column `t1`..`t7`, `f` (the card's foundation) or `auto` (double-tap)."
     )
 
@@ -66,7 +95,7 @@ class GameStartSerializer(serializers.Serializer):
     """Start a game: a random deal of `rule` (classic if nothing is given), a `code`, or the daily deal."""
 
     rule = serializers.ChoiceField(choices=RuleChoices.choices, required=False)
-    code = serializers.CharField(
+    code = GameCodeField(
         max_length=64,
         required=False,
         allow_blank=True,
@@ -79,6 +108,45 @@ class GameStartSerializer(serializers.Serializer):
         if len(given) > 1:
             raise serializers.ValidationError("give one of 'rule', 'code' or 'daily', not several")
         return attrs
+
+
+class _MovePlaySchema(OpenApiSerializerExtension):
+    """The engine refuses a move with fields it does not know (400 `bad_move`): the schema says so."""
+
+    target_class = MovePlaySerializer
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
+
+
+class _GameStartSchema(OpenApiSerializerExtension):
+    """At most one of `rule`, `code` and `daily: true` (else 400); other fields are ignored."""
+
+    target_class = GameStartSerializer
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        # An empty code is refused too (400 `bad_code`): only the pattern, not the blank alternative
+        # that `allow_blank` would document.
+        code = schema["properties"]["code"]
+        schema["properties"]["code"] = {
+            "type": "string",
+            "pattern": CODE_PATTERN,
+            "maxLength": 64,
+            "description": code["description"],
+        }
+        daily = {"properties": {"daily": {"enum": [True]}}}
+        return {
+            **schema,
+            "not": {
+                "anyOf": [
+                    {"required": ["rule", "code"]},
+                    {"required": ["rule", "daily"], **daily},
+                    {"required": ["code", "daily"], **daily},
+                ]
+            },
+        }
 
 
 class FoundationsSerializer(serializers.Serializer):

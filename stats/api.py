@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -26,7 +27,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 DAY_PARAMETER = OpenApiParameter(
     name="day",
-    type=str,
+    type=OpenApiTypes.DATE,
     location=OpenApiParameter.PATH,
     description="A UTC date `YYYY-MM-DD` (400 `bad_date` if malformed; 404 `not_found` without a deal).",
 )
