@@ -128,8 +128,10 @@ def test_login_is_rate_limited_per_username_across_addresses(guest: Any, setting
 
 
 def test_production_settings_pass_djangos_deployment_checks() -> None:
+    # A fresh production process: nothing inherited from the test run (e.g. the browser tests'
+    # DJANGO_ALLOW_ASYNC_UNSAFE, which the deployment check rightly flags).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SECURE_HSTS_PRELOAD": "1",
