@@ -32,13 +32,21 @@ function setStatus(text) {
   $("daily-status").hidden = !text;
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The board is updated by a background task right after the win: ask again for a few seconds.
 async function rankLine(state) {
   const user = await currentUser();
   if (!user) return t("daily.guest");
+  if (state.ranked === false) return t("daily.unranked");
   try {
-    const board = await daily.leaderboard(state.daily || todayUtc());
-    const entry = (board.entries || []).find((e) => e.username === user.username);
-    if (entry) return t("daily.rank", { rank: entry.rank, players: board.players ?? board.entries.length });
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const board = await daily.leaderboard(state.daily || todayUtc());
+      const mine = board.me || (board.entries || []).find((e) => e.username === user.username);
+      if (mine && mine.rank) return t("daily.rank", { rank: mine.rank, players: board.players ?? board.entries.length });
+      if (state.status !== "won") break;
+      await sleep(1000);
+    }
     return t("daily.unranked");
   } catch (err) {
     return err.status === 404 ? t("lb.unavailable") : t("error.generic");

@@ -194,7 +194,7 @@ async function init() {
   try {
     server = viewingOther ? await statsApi.player(name) : user ? await statsApi.mine() : null;
   } catch (err) {
-    if (viewingOther && err.status === 404 && err.code !== "not_found") note = t("stats.notfound");
+    if (viewingOther && err.status === 404) note = t("stats.notfound");
     else if (err.status === 404) note = t("stats.unavailable");
   }
   if (!user && !viewingOther) note = t("stats.login");
