@@ -54,6 +54,8 @@ class Game(models.Model):
             models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
             models.Index(fields=["guest_session_key", "-created_at"], name="game_guest_recent"),
             models.Index(fields=["daily", "status"], name="game_daily_status"),
+            # The repair task's read: games won in the last minutes.
+            models.Index(fields=["finished_at"], condition=Q(status="won"), name="game_won_recent"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -140,6 +140,12 @@ def games_claim_guest(*, session_key: str | None, user: Any) -> int:
     return claimed
 
 
+def idempotency_records_prune(*, before: datetime) -> int:
+    """Delete the stored first answers older than ``before``; returns how many."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=before).delete()
+    return deleted
+
+
 # -- internals -----------------------------------------------------------------------------------
 
 

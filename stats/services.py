@@ -8,7 +8,7 @@ number of indexed point reads and upserts, however many games and results there 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -49,6 +49,19 @@ def personal_best_record(*, game_id: UUID | str) -> None:
             best_score=Greatest("best_score", Value(score), output_field=PositiveIntegerField()),
             updated_at=now,
         )
+
+
+def personal_bests_repair(*, since: datetime) -> int:
+    """Record again every game won since ``since`` (idempotent): the safety net for a win whose
+    task was lost, e.g. because the broker was down at that moment. Returns how many games."""
+    game_ids = list(
+        Game.objects.filter(status=StatusChoices.WON, finished_at__gte=since, owner__isnull=False)
+        .order_by()
+        .values_list("id", flat=True)
+    )
+    for game_id in game_ids:
+        personal_best_record(game_id=game_id)
+    return len(game_ids)
 
 
 def daily_result_record(*, game_id: UUID | str) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.utils import timezone
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -50,3 +52,9 @@ def daily_boards_rebuild(days: list[str] | None = None) -> None:
     today = daily.utc_today()
     for day in [date.fromisoformat(d) for d in days] if days else [today - timedelta(days=1), today]:
         services.daily_board_rebuild(day=day, today=today)
+
+
+@shared_task(name="stats.personal_bests_repair", **RETRY)
+def personal_bests_repair(minutes: int = 30) -> None:
+    """Beat, every few minutes: fold the games won in the last ``minutes`` into the bests again."""
+    services.personal_bests_repair(since=timezone.now() - timedelta(minutes=minutes))

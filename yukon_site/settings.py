@@ -161,6 +161,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Draw the new UTC day's deal as it begins (if nobody asked for it first).
     "daily-deal": {"task": "stats.daily_deal_create", "schedule": crontab(minute=0, hour=0)},
     # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
+    # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
+    "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
+    # Idempotency records only need to outlive a client's retries.
+    "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
     "daily-boards": {
         "task": "stats.daily_boards_rebuild",
         "schedule": float(os.environ.get("DAILY_BOARDS_REBUILD_SECONDS", "600")),

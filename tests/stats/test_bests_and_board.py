@@ -207,3 +207,20 @@ def test_todays_board_is_rebuilt_without_storing_ranks(today):
 
     assert list(DailyResult.objects.values_list("day", "rank")) == [(today, None)]
     assert DailyDeal.objects.get(date=today).players == 1
+
+
+def test_a_win_whose_task_was_lost_reaches_the_bests_through_the_repair_task(player, account):
+    state = player.post("/api/v1/games", {"rule": "relaxed"}).json()
+    win(player, state["id"])  # on_commit callbacks are not run here: as if the broker had been down
+    assert not PersonalBest.objects.filter(user=account).exists()
+
+    tasks.personal_bests_repair.delay()
+    tasks.personal_bests_repair.delay()  # and again: nothing changes
+
+    best = PersonalBest.objects.get(user=account, rule="relaxed")
+    assert (best.fewest_moves, best.best_score) == (1, 10)
+    old = Game.objects.filter(pk=state["id"])
+    old.update(finished_at=old.get().finished_at - timedelta(hours=2))
+    PersonalBest.objects.all().delete()
+    tasks.personal_bests_repair.delay()
+    assert not PersonalBest.objects.exists(), "only recent wins are looked at"
