@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.utils import timezone
-
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
 from games import daily
 
