@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
+from games.engine.solve import Verdict, solve
 
-from .models import DailyDeal
+from .models import DailyDeal, Game
+
+DRAW_ATTEMPTS = 20
 
 
 def utc_today(now: datetime | None = None) -> date:
@@ -23,36 +28,59 @@ def utc_today(now: datetime | None = None) -> date:
 
 
 def daily_certify(number: int) -> int | None:
-    """Hook for the solver: the length of a known solution of classic deal ``number``, or ``None``.
+    """The length of a winning line of classic deal ``number`` found by the solver, or ``None``
+    when it finds none within its budget (then the deal is not used: another one is drawn)."""
+    result = solve(
+        EngineGame.new(GameCode(Rule.CLASSIC, number)),
+        max_seconds=settings.DAILY_CERTIFY_SECONDS,
+        max_nodes=None,
+    )
+    return len(result.moves) if result.verdict is Verdict.WINNABLE and result.moves is not None else None
 
-    Returns ``None`` until the solver is wired in; then the deal stays uncertified.
-    """
-    return None
+
+def daily_draw() -> tuple[int, int]:
+    """A secret random deal number that the solver certified winnable, and its solution length."""
+    for _ in range(DRAW_ATTEMPTS):
+        number = GameCode.random(Rule.CLASSIC).number
+        length = daily_certify(number)
+        if length is not None:
+            return number, length
+    raise RuntimeError(f"no certified deal in {DRAW_ATTEMPTS} draws")  # about 1 in 10^40 at 99 % certified
 
 
 def daily_deal_get_or_create(*, day: date) -> DailyDeal:
-    """The deal of ``day``, drawn now if it does not exist yet (safe under concurrent calls)."""
+    """The deal of ``day``, drawn (and certified) now if it does not exist yet; safe when two
+    requests ask at the same moment: the date is unique, the second one reads the first one's row."""
     deal = DailyDeal.objects.filter(date=day).first()
     if deal is not None:
         return deal
-    # get_or_create inserts in a savepoint and, on the unique date's IntegrityError, reads the
-    # row that the other request committed first.
+    number, length = daily_draw()  # outside any transaction: it takes a moment
     deal, _ = DailyDeal.objects.get_or_create(
-        date=day, defaults={"number": lambda: GameCode.random(Rule.CLASSIC).number, "rule": Rule.CLASSIC.value}
+        date=day, defaults={"number": number, "rule": Rule.CLASSIC.value, "solution_length": length}
     )
     return deal
 
 
 def daily_deal_create(*, day: date) -> DailyDeal:
-    """The beat task's work: make sure ``day`` has its deal, and certify it if it is not yet."""
+    """The beat task's work: make sure ``day`` has its certified deal (a deal made before the
+    solver was in place is certified now, or redrawn if nobody has played it yet)."""
     deal = daily_deal_get_or_create(day=day)
     if deal.solution_length is None:
         length = daily_certify(deal.number)
-        if length is not None:
-            with transaction.atomic():
+        with transaction.atomic():
+            if length is not None:
                 DailyDeal.objects.filter(pk=deal.pk, solution_length__isnull=True).update(solution_length=length)
-            deal.refresh_from_db(fields=["solution_length"])
+            elif deal.players == 0 and not deal_has_games(deal):
+                number, length = daily_draw()
+                DailyDeal.objects.filter(pk=deal.pk, solution_length__isnull=True).update(
+                    number=number, solution_length=length
+                )
+        deal.refresh_from_db(fields=["number", "solution_length"])
     return deal
+
+
+def deal_has_games(deal: DailyDeal) -> bool:
+    return Game.objects.filter(daily=deal.date).exists()
 
 
 def daily_code_for(*, day: date) -> GameCode:

@@ -40,9 +40,11 @@ def daily_result_update(game_id: str) -> None:
 
 
 @shared_task(name="stats.daily_deal_create", **RETRY)
-def daily_deal_create(day: str | None = None) -> None:
-    """Beat, just after 00:00 UTC: draw the new day's deal (``day``: ISO date, default today)."""
-    daily.daily_deal_create(day=date.fromisoformat(day) if day else daily.utc_today())
+def daily_deal_create(day: str | None = None, ahead: int = 0) -> None:
+    """Beat, just after 00:00 UTC: draw and certify the day's deal (``day``: ISO date, default today
+    plus ``ahead`` days; at 23:30 the next day's is made ahead of time)."""
+    target = date.fromisoformat(day) if day else daily.utc_today() + timedelta(days=ahead)
+    daily.daily_deal_create(day=target)
 
 
 @shared_task(name="stats.daily_boards_rebuild", **RETRY)

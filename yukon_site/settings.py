@@ -160,6 +160,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # they are re
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Draw the new UTC day's deal as it begins (if nobody asked for it first).
     "daily-deal": {"task": "stats.daily_deal_create", "schedule": crontab(minute=0, hour=0)},
+    # And the next day's ahead of time, so no player waits for the solver at midnight.
+    "daily-deal-ahead": {
+        "task": "stats.daily_deal_create",
+        "schedule": crontab(minute=30, hour=23),
+        "kwargs": {"ahead": 1},
+    },
     # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
     # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
     "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
@@ -170,6 +176,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(os.environ.get("DAILY_BOARDS_REBUILD_SECONDS", "600")),
     },
 }
+
+# -- the daily deal: certified winnable by the solver before it is used (CPU seconds per draw) ---
+DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "5"))
 
 # -- auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

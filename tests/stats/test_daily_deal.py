@@ -10,6 +10,9 @@ from django.db import connection
 
 from games import daily
 from games.engine import GameCode, Rule
+from games.engine import FOUNDATION
+from games.engine import Game as EngineGame
+from games.engine.solve import solve
 from games.models import DailyDeal, Game
 from stats import tasks
 from tests import factories
@@ -133,20 +136,42 @@ def test_a_day_without_a_deal_or_in_the_future_is_not_found(guest, today):
     assert not DailyDeal.objects.exclude(date=today).exists()
 
 
-def test_the_beat_task_creates_todays_deal_once(today):
+def test_the_beat_task_creates_todays_deal_once_certified_winnable(today):
     tasks.daily_deal_create.apply()
     tasks.daily_deal_create.apply()
 
-    assert list(DailyDeal.objects.values_list("date", "solution_length")) == [(today, None)]
+    deal = DailyDeal.objects.get()
+    assert deal.date == today and deal.solution_length is not None
+    # The certificate is real: the solver's line wins the deal (625 points, 10 more per take-back).
+    line = solve(EngineGame.new(deal.code), max_seconds=30, max_nodes=None).moves
+    game = EngineGame.new(deal.code)
+    for move in line:
+        game.play(move)
+    take_backs = sum(1 for move in line if move.src >= FOUNDATION)
+    assert game.is_won and game.score == 625 + 10 * take_backs
+    assert len(line) == deal.solution_length
 
 
-def test_the_beat_task_stores_what_the_certify_hook_finds(monkeypatch, today):
-    assert daily.daily_certify(123) is None
-    monkeypatch.setattr(daily, "daily_certify", lambda number: 97)
+def test_a_deal_the_solver_cannot_certify_is_never_used_another_is_drawn(monkeypatch, today):
+    tried = []
+
+    def certify(number):
+        tried.append(number)
+        return 97 if len(tried) == 3 else None
+
+    monkeypatch.setattr(daily, "daily_certify", certify)
 
     tasks.daily_deal_create.apply(kwargs={"day": (today + timedelta(days=1)).isoformat()})
 
-    assert DailyDeal.objects.get(date=today + timedelta(days=1)).solution_length == 97
+    deal = DailyDeal.objects.get(date=today + timedelta(days=1))
+    assert (deal.number, deal.solution_length) == (tried[2], 97)
+    assert len(set(tried)) == 3
+
+
+def test_the_next_days_deal_is_made_ahead_of_time(today):
+    tasks.daily_deal_create.apply(kwargs={"ahead": 1})
+
+    assert DailyDeal.objects.get().date == today + timedelta(days=1)
 
 
 def test_the_beat_schedule_draws_the_deal_at_midnight_and_rebuilds_boards():
@@ -157,6 +182,7 @@ def test_the_beat_schedule_draws_the_deal_at_midnight_and_rebuilds_boards():
     assert midnight.hour == {0} and midnight.minute == {0}
     assert schedule["daily-boards"]["task"] == "stats.daily_boards_rebuild"
     assert 0 < float(schedule["daily-boards"]["schedule"]) <= 600  # seconds: at least every 10 minutes
+    app.loader.import_default_modules()  # what a worker does at start: every app's tasks module
     assert set(app.tasks) >= {s["task"] for s in schedule.values()}
 
 
