@@ -9,8 +9,7 @@ import pytest
 from django.db import connection
 
 from games import daily
-from games.engine import GameCode, Rule
-from games.engine import FOUNDATION
+from games.engine import FOUNDATION, GameCode, Rule
 from games.engine import Game as EngineGame
 from games.engine.solve import solve
 from games.models import DailyDeal, Game
