@@ -149,20 +149,34 @@ def is_deadlocked(game: Game) -> bool:
 
 
 def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int], relaxed: bool) -> bool:
-    """The deadlock check of the module doc, on any position (face-down cards need no special case).
+    """The deadlock check of the module doc, on any position.
 
-    ``X`` is kept as a height per column: the cards at positions ``1..h[c]`` of column ``c``. A card
-    of ``X`` that could still move first (a target that can become a column end without a move of
-    ``X``, its foundation, or an empty column for a King) cuts its column's height below it.
+    ``X`` starts as every card of the tableau; a card that could make the first move of ``X`` (as
+    the bottom card of a group, or up to its foundation) leaves it, until none is left to leave.
+    A card is *held* when the card lying directly on it is in ``X``: that card does not move
+    before the first move of ``X``, so the held card cannot be a column's last card until then.
     """
     parents = _PARENTS[relaxed]
+    above = [-1] * 52  # card -> the card lying directly on it (-1: none, or not in the tableau)
     col_of = [-1] * 52
-    pos_of = [0] * 52
+    bottoms = []
     for ci, col in enumerate(columns):
+        if not col:
+            return False  # an empty column: every King has a way out; keep the check simple
+        bottoms.append(col[0])
         for pos, card in enumerate(col):
             col_of[card] = ci
-            pos_of[card] = pos
-    h = [max(len(col) - 1, 0) for col in columns]
+            if pos:
+                above[col[pos - 1]] = card
+    x = [col_of[c] >= 0 for c in range(52)]
+    face_down = [False] * 52
+    for ci, col in enumerate(columns):
+        for pos in range(down[ci]):
+            face_down[col[pos]] = True
+
+    def held(card: int) -> bool:
+        a = above[card]
+        return a >= 0 and x[a]
 
     def returnable(v: int) -> bool:
         """Whether ``v`` (on its foundation) might come back: each card above it needs a target."""
@@ -170,63 +184,51 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
         for k in range(foundations[s], RANK[v], -1):
             w = s * 13 + k - 1
             if k == 13:
-                if 0 in h:
+                if any(not x[q] for q in bottoms):
                     continue
                 return False
             for p in parents[w]:
-                d = col_of[p]
-                if d < 0 or pos_of[p] >= h[d]:
+                if col_of[p] < 0 or not held(p):
                     break
             else:
                 return False
         return True
 
+    def way_out(card: int) -> bool:
+        if held(card) and face_down[card]:
+            return False  # it cannot even turn up first
+        if RANK[card] == 13:
+            if any(not x[q] for q in bottoms if q != card):
+                return True
+        for p in parents[card]:
+            if col_of[p] < 0:
+                if returnable(p):
+                    return True
+            elif not held(p):
+                return True
+        if held(card):
+            return False
+        s = SUIT[card]
+        for k in range(foundations[s] + 1, RANK[card]):
+            z = s * 13 + k - 1
+            if x[z] or held(z):
+                return False
+        return True
+
+    # From the top of each column down: a card that leaves frees the one under it in the same pass.
+    members = [card for col in columns for card in reversed(col)]
     changed = True
     while changed:
         changed = False
-        may_empty = 0 in h  # some column's bottom card is not under a card of X
-        for ci in range(7):
-            col = columns[ci]
-            p = 1
-            while p <= h[ci]:
-                card = col[p]
-                if p < down[ci] and p < h[ci]:
-                    p += 1  # face down under a card of X: it cannot be the first to move
-                    continue
-                free = False
-                if RANK[card] == 13:
-                    free = may_empty
-                if not free:
-                    for v in parents[card]:
-                        d = col_of[v]
-                        if d < 0:
-                            if returnable(v):
-                                free = True
-                                break
-                            continue
-                        q = pos_of[v]
-                        if d != ci:
-                            if q >= h[d]:
-                                free = True
-                                break
-                        elif q > h[ci]:
-                            free = True
-                            break
-                if not free and p == h[ci]:
-                    s = SUIT[card]
-                    free = True
-                    for k in range(foundations[s] + 1, RANK[card]):
-                        z = s * 13 + k - 1
-                        d = col_of[z]
-                        if pos_of[z] <= h[d] and (pos_of[z] > 0 or h[d] > 0):
-                            free = False
-                            break
-                if free:
-                    h[ci] = p - 1
-                    changed = True
-                    break
-                p += 1
-    return any(h)
+        kept = []
+        for card in members:
+            if way_out(card):
+                x[card] = False
+                changed = True
+            else:
+                kept.append(card)
+        members = kept
+    return bool(members)
 
 
 class _OutOfBudget(Exception):
@@ -533,6 +535,11 @@ class _Search:
                 undo(move, flipped)
                 continue
             seen.add(k)
+            if _deadlocked(cols, self.down, fnd, self.relaxed):
+                for m, f in reversed(made):
+                    undo(m, f)
+                undo(move, flipped)
+                continue
             stack.append(_Frame(moves(), made, move, flipped))
         self.nodes = nodes
         return None
