@@ -174,10 +174,6 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
         for pos in range(down[ci]):
             face_down[col[pos]] = True
 
-    def held(card: int) -> bool:
-        a = above[card]
-        return a >= 0 and x[a]
-
     def returnable(v: int) -> bool:
         """Whether ``v`` (on its foundation) might come back: each card above it needs a target."""
         s = SUIT[v]
@@ -188,43 +184,56 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
                     continue
                 return False
             for p in parents[w]:
-                if col_of[p] < 0 or not held(p):
+                if col_of[p] < 0 or above[p] < 0 or not x[above[p]]:
                     break
             else:
                 return False
         return True
 
-    def way_out(card: int) -> bool:
-        if held(card) and face_down[card]:
-            return False  # it cannot even turn up first
-        if RANK[card] == 13:
-            if any(not x[q] for q in bottoms if q != card):
-                return True
-        for p in parents[card]:
-            if col_of[p] < 0:
-                if returnable(p):
-                    return True
-            elif not held(p):
-                return True
-        if held(card):
-            return False
-        s = SUIT[card]
-        for k in range(foundations[s] + 1, RANK[card]):
-            z = s * 13 + k - 1
-            if x[z] or held(z):
-                return False
-        return True
-
     # From the top of each column down: a card that leaves frees the one under it in the same pass.
     members = [card for col in columns for card in reversed(col)]
+    is_bottom = [False] * 52
+    for q in bottoms:
+        is_bottom[q] = True
+    bottoms_out = 0  # bottom cards no longer in X: each column could be emptied
     changed = True
     while changed:
         changed = False
         kept = []
         for card in members:
-            if way_out(card):
+            a = above[card]
+            held_here = a >= 0 and x[a]
+            if held_here and face_down[card]:
+                kept.append(card)  # it cannot even turn up first
+                continue
+            free = RANK[card] == 13 and bottoms_out > 0
+            if not free:
+                for p in parents[card]:
+                    if col_of[p] < 0:
+                        if returnable(p):
+                            free = True
+                            break
+                    else:
+                        ap = above[p]
+                        if ap < 0 or not x[ap]:
+                            free = True
+                            break
+            if not free and not held_here:
+                s = SUIT[card]
+                free = True
+                for z in range(s * 13 + foundations[s], card):
+                    if x[z]:
+                        free = False
+                        break
+                    az = above[z]
+                    if az >= 0 and x[az]:
+                        free = False
+                        break
+            if free:
                 x[card] = False
                 changed = True
+                if is_bottom[card]:
+                    bottoms_out += 1
             else:
                 kept.append(card)
         members = kept
