@@ -159,6 +159,7 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
     parents = _PARENTS[relaxed]
     above = [-1] * 52  # card -> the card lying directly on it (-1: none, or not in the tableau)
     col_of = [-1] * 52
+    pos_of = [0] * 52
     bottoms = []
     for ci, col in enumerate(columns):
         if not col:
@@ -166,6 +167,7 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
         bottoms.append(col[0])
         for pos, card in enumerate(col):
             col_of[card] = ci
+            pos_of[card] = pos
             if pos:
                 above[col[pos - 1]] = card
     x = [col_of[c] >= 0 for c in range(52)]
@@ -216,6 +218,11 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
                     else:
                         ap = above[p]
                         if ap < 0 or not x[ap]:
+                            if col_of[p] == col_of[card] and pos_of[p] > pos_of[card]:
+                                # p lies above the card: some card between must move first
+                                col = columns[col_of[card]]
+                                if all(x[w] for w in col[pos_of[card] + 1 : pos_of[p] + 1]):
+                                    continue
                             free = True
                             break
             if not free and not held_here:
