@@ -19,12 +19,16 @@ only *sound* reductions, so that "not winnable" is a proof:
 * A King that already lies at the bottom of its column never moves to an empty column, and of
   several empty columns only the first is tried: both give a position equal up to the order of
   the columns, which the transposition table would refuse anyway.
-* **Deadlock check** at the root: a set ``X`` of cards, each lying directly on a face-down card,
-  none a King, such that every card each of them fits on, and some lower card of its suit, lies
-  under a card of ``X`` (all those cards are face down and cannot move before the card of ``X``
-  above them does): the first card of ``X`` to move would need a target or a foundation that
-  cannot be reached yet, so no card of ``X`` ever moves and the deal is lost. The greatest such
-  set is found by removing cards with a way out until none is left to remove.
+* **Deadlock check** at every new position: a set ``X`` of tableau cards none of which can be
+  the first of ``X`` to move (as the bottom card of a group, or up to its foundation) proves the
+  position lost, since every card has to move at last. Until the first move of ``X``, each card
+  of ``X`` keeps lying on the card under it, so a card with a card of ``X`` directly on it
+  (*held*) is no column's last card. A card therefore could move first only if it is not a held
+  face-down card and has a target that is not held (nor, lying above it in its own column, only
+  reachable through held cards; a target on its foundation must be able to come back), a column
+  that could be emptied if it is a King (the bottom card of some column not in ``X``), or, not
+  held itself, every lower card of its suit neither in ``X`` nor held. The greatest such ``X`` is
+  found by starting from the whole tableau and taking out every card that could move first.
 
 Moves are found on plain lists and turned into engine :class:`Move` values at the end; every
 solution is replayed by :class:`Game` before it is returned.
