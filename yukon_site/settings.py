@@ -223,6 +223,9 @@ REST_FRAMEWORK = {
         "game_start_ip": os.environ.get("THROTTLE_GAME_START_IP", "600/minute"),
         "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
         "moves_ip": os.environ.get("THROTTLE_MOVES_IP", "6000/minute"),
+        # Hints and the winnable check run the solver: a few per minute is plenty for a person.
+        "help": os.environ.get("THROTTLE_HELP", "30/minute"),
+        "help_ip": os.environ.get("THROTTLE_HELP_IP", "300/minute"),
     },
 }
 

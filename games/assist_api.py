@@ -1,0 +1,58 @@
+"""The help endpoints of practice games: ``GET games/{id}/hint`` and ``GET games/{id}/winnable``."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+
+from common.api import ApiView
+from common.serializers import ErrorSerializer
+from common.throttles import throttles
+
+from . import assist
+from .api import player_of
+from .serializers import MoveSerializer
+
+
+class HintSerializer(serializers.Serializer):
+    move = MoveSerializer(allow_null=True, help_text="A good next move, or null when there is none.")
+
+
+class WinnableSerializer(serializers.Serializer):
+    winnable = serializers.ChoiceField(
+        choices=["yes", "no", "unknown"], help_text="unknown: the solver's budget ran out first."
+    )
+
+
+_ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (404, 422, 429)}
+
+
+class GameHintApi(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("help", "help_ip")
+
+    @extend_schema(
+        operation_id="games_hint",
+        summary="A hint for a practice game (from the visible cards only; never for today's daily deal)",
+        responses={200: HintSerializer, **_ERRORS},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        return Response({"move": assist.game_hint(game_id=game_id, player=player_of(request))})
+
+
+class GameWinnableApi(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("help", "help_ip")
+
+    @extend_schema(
+        operation_id="games_winnable",
+        summary="Can this practice game still be won? (never for today's daily deal)",
+        responses={200: WinnableSerializer, **_ERRORS},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        return Response({"winnable": assist.game_winnable(game_id=game_id, player=player_of(request))})

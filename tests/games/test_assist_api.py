@@ -1,0 +1,101 @@
+"""Hint and "still winnable?" for practice games; never for today's daily deal."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.daily import utc_today
+from games.engine import Game as EngineGame
+from games.engine import GameCode, Move
+from games.models import Game
+from tests import factories
+from tests.support import assert_error
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_hint_is_a_legal_move_of_the_game(player):
+    state = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()
+    response = player.get(f"/api/v1/games/{state['id']}/hint")
+    assert response.status_code == 200
+    move = response.json()["move"]
+    assert move in state["legal_moves"]
+    assert player.post(f"/api/v1/games/{state['id']}/moves", move).status_code == 200
+
+
+def test_asking_for_help_changes_nothing(player):
+    state = player.post("/api/v1/games", {"code": "YU1-R-AAAAAAB"}).json()
+    player.get(f"/api/v1/games/{state['id']}/hint")
+    player.get(f"/api/v1/games/{state['id']}/winnable")
+    again = player.get(f"/api/v1/games/{state['id']}").json()
+    assert (again["moves"], again["score"], again["tableau"]) == (0, 0, state["tableau"])
+
+
+def test_the_hint_depends_only_on_what_the_player_sees(player, account):
+    """Two games that differ only in their face-down cards get the same hint."""
+    visible = [["KS", "QH"], ["ad", "9c", "JC"], ["2d", "TD"], ["8H"], [], [], []]
+    swapped = [["KS", "QH"], ["9c", "ad", "JC"], ["2d", "TD"], ["8H"], [], [], []]
+    hints = []
+    for layout in (visible, swapped):
+        tops = {"S": "JS", "H": "JH", "C": "TC", "D": "9D"}
+        engine = EngineGame.from_layout(layout, tops, code=GameCode.parse("YU1-C-AAAAAAB"))
+        game = factories.game(owner=account, engine=engine)
+        hints.append(player.get(f"/api/v1/games/{game.id}/hint").json()["move"])
+    assert hints[0] == hints[1] is not None
+
+
+def test_a_fresh_deal_is_winnable_and_a_finished_game_has_no_hint(player, account):
+    state = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()
+    assert player.get(f"/api/v1/games/{state['id']}/winnable").json() == {"winnable": "yes"}
+    game = factories.game(owner=account, engine=factories.one_move_from_winning())
+    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": {"from": "t1", "to": "f"}}
+    player.post(f"/api/v1/games/{game.id}/moves", {"from": "t1", "to": "f"})
+    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": None}
+
+
+def test_a_stuck_game_is_reported_not_winnable(player, account):
+    # All 52 cards: the spades fill every column, the Ace face down under the King. Black on black
+    # never fits (classic), no column is empty for a King: not a single legal move is left.
+    engine = EngineGame.from_layout(
+        [["as", "KS"], ["QS", "JS"], ["TS", "9S"], ["8S", "7S"], ["6S", "5S"], ["4S", "3S"], ["2S"]],
+        {"H": "KH", "D": "KD", "C": "KC"},
+        code=GameCode.parse("YU1-C-AAAAAAB"),
+    )
+    assert engine.legal_moves() == []
+    game = factories.game(owner=account, engine=engine)
+    assert player.get(f"/api/v1/games/{game.id}/winnable").json() == {"winnable": "no"}
+
+
+@pytest.mark.parametrize("path", ["hint", "winnable"])
+def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path):
+    for client in (player, guest):
+        for attempt in range(2):  # the ranked attempt and a practice game of the same deal
+            state = client.post("/api/v1/games", {"daily": True}).json()
+            assert_error(client.get(f"/api/v1/games/{state['id']}/{path}"), 422, "no_help_for_daily")
+
+
+def test_help_is_given_for_a_daily_deal_whose_day_is_over(player):
+    state = player.post("/api/v1/games", {"daily": True}).json()
+    Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
+    assert player.get(f"/api/v1/games/{state['id']}/hint").status_code == 200
+
+
+def test_someone_elses_game_gets_no_help(player, guest):
+    state = guest.post("/api/v1/games", {"rule": "classic"}).json()
+    assert_error(player.get(f"/api/v1/games/{state['id']}/hint"), 404, "not_found")
+    assert_error(player.get(f"/api/v1/games/{state['id']}/winnable"), 404, "not_found")
+
+
+def test_help_is_rate_limited(player, settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "help": "2/minute"}}
+    state = player.post("/api/v1/games", {"rule": "classic"}).json()
+    for _ in range(2):
+        assert player.get(f"/api/v1/games/{state['id']}/hint").status_code == 200
+    assert_error(player.get(f"/api/v1/games/{state['id']}/hint"), 429, "throttled")
+
+
+def test_moves_from_the_api_parse_back():
+    assert str(Move.from_json({"from": "t1", "to": "f"})) == "t1>f"
