@@ -71,7 +71,7 @@ def test_a_stuck_game_is_reported_not_winnable(player, account):
 @pytest.mark.parametrize("path", ["hint", "winnable"])
 def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path):
     for client in (player, guest):
-        for attempt in range(2):  # the ranked attempt and a practice game of the same deal
+        for _ in range(2):  # the ranked attempt and a practice game of the same deal
             state = client.post("/api/v1/games", {"daily": True}).json()
             assert_error(client.get(f"/api/v1/games/{state['id']}/{path}"), 422, "no_help_for_daily")
 
