@@ -219,15 +219,11 @@ def test_the_daily_deal_page_plays_todays_deal(page: Any, screenshot: Any) -> No
     page.wait_for_function("document.getElementById('daily-date').textContent !== ''")
     screenshot(page, "daily")
     page.locator("#daily-play").click()
-    page.wait_for_function(
-        "document.querySelectorAll('#table .card').length === 52 || !document.getElementById('daily-status').hidden"
-    )
-    if page.locator("#daily-status").is_visible():  # no daily deal on this server yet: it says so
-        assert page.locator("#daily-status").text_content().strip()
-        assert page.locator("#game-area").is_hidden()
-    else:
-        assert page.locator("#code-text").text_content() == "Tagesspiel"  # its code stays hidden today
-        screenshot(page, "daily-playing")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    assert page.locator("#code-text").text_content() == "Tagesspiel"  # its code stays hidden today
+    # No help for today's daily deal: the hint and the winnable check are not offered.
+    assert page.locator("#hint-button").is_hidden() and page.locator("#winnable-button").is_hidden()
+    screenshot(page, "daily-playing")
 
 
 def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) -> None:

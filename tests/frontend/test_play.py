@@ -107,6 +107,21 @@ def test_undo_takes_the_move_back_with_the_button_and_with_ctrl_z(page: Any) -> 
     assert server_state(page)["tableau"] == game.view()["tableau"]
 
 
+def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) -> None:
+    open_deal(page, "YU1-C-AAAAAAB")
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
+    note = page.locator("#rule-note .rule-text").text_content()
+    assert "Pik 10" in note and "Spalte 2" in note, note  # the engine hint for this deal: TS to t2
+    assert page.locator("#table .card.hinted").count() == 1
+    screenshot(page, "hint")
+    page.locator("#winnable-button").click()
+    page.wait_for_function(
+        "document.querySelector('#rule-note .rule-text').textContent.includes('gewinnen')"
+    )
+    assert server_state(page)["moves"] == 0  # asking for help is no move
+
+
 def refused_drop(game: EngineGame) -> dict[str, str] | None:
     """A face-up card and a non-empty column it does not fit on."""
     legal = {(m.to_json().get("card"), m.to_json()["to"]) for m in game.legal_moves()}

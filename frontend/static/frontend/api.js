@@ -49,6 +49,8 @@ export const games = {
   start: (options) => request("POST", "games", options),
   get: (id) => request("GET", `games/${encodeURIComponent(id)}`),
   move: (id, move) => request("POST", `games/${encodeURIComponent(id)}/moves`, move),
+  hint: (id) => request("GET", `games/${encodeURIComponent(id)}/hint`),
+  winnable: (id) => request("GET", `games/${encodeURIComponent(id)}/winnable`),
   undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
   list: (page = 1) => request("GET", `games?page=${page}`),
 };

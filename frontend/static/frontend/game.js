@@ -32,6 +32,8 @@ export class GameTable {
     });
     this.keys = attachKeyboard(this);
     $("undo-button").addEventListener("click", () => this.undo());
+    $("hint-button").addEventListener("click", () => this.hint());
+    $("winnable-button").addEventListener("click", () => this.winnable());
     $("code-button").addEventListener("click", () => this.copyCode());
     this.note.querySelector("button").addEventListener("click", () => this.hideNote());
     document.addEventListener("keydown", (event) => {
@@ -79,11 +81,17 @@ export class GameTable {
     const s = this.state;
     $("stat-moves").textContent = String(s.moves);
     $("stat-score").textContent = String(s.score);
-    $("rule-badge").textContent = t(`rule.${s.rule}`);
     const code = $("code-text");
     code.textContent = s.code || t("bar.daily");
     $("code-button").disabled = !s.code;
     $("undo-button").disabled = !s.undo_available || s.status !== "playing";
+    // Help exists for practice games only: never for today's daily deal (its code is still secret).
+    const help = s.status === "playing" && !(s.daily && !s.code);
+    $("hint-button").hidden = !help;
+    $("winnable-button").hidden = !help;
+    $("rule-badge").textContent = s.solution_length
+      ? `${t(`rule.${s.rule}`)} · ${t("solved.in", { n: s.solution_length })}`
+      : t(`rule.${s.rule}`);
     this.tick();
   }
 
@@ -244,6 +252,54 @@ export class GameTable {
         const next = await games.undo(state.id, state.moves);
         this.show(next);
         this.announce(t("moved.undo"));
+      } catch (err) {
+        await this.refused(err);
+      }
+    });
+  }
+
+  /** Hint: the server's suggestion, shown on the card and its target for a moment. */
+  hint() {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state || state.status !== "playing") return;
+      this.showNote(t("help.thinking"));
+      try {
+        const { move } = await games.hint(state.id);
+        if (!move) {
+          this.showNote(t("hint.none"));
+          return;
+        }
+        let card = move.card;
+        if (!card && move.from[0] === "t") {
+          const col = state.tableau[Number(move.from.slice(1)) - 1];
+          card = col[col.length - 1];
+        }
+        if (!card) card = state.foundations[move.from[1]];
+        const target = move.to === "f" ? `f${card[1]}` : move.to;
+        const where = move.to === "f" ? t("foundation", { suit: t(`suit.${card[1]}`) }) : t("column", { n: target.slice(1) });
+        this.showNote(t("hint.move", { card: cardName(card), target: where }));
+        this.board.highlight([target]);
+        const el = this.board.cardElement(card);
+        if (el) el.classList.add("hinted");
+        setTimeout(() => {
+          this.board.highlight([]);
+          if (el) el.classList.remove("hinted");
+        }, 2500);
+      } catch (err) {
+        await this.refused(err);
+      }
+    });
+  }
+
+  winnable() {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state) return;
+      this.showNote(t("help.thinking"));
+      try {
+        const { winnable } = await games.winnable(state.id);
+        this.showNote(t(`winnable.${winnable}`));
       } catch (err) {
         await this.refused(err);
       }
