@@ -555,7 +555,8 @@ class _Search:
                 undo(move, flipped)
                 continue
             seen.add(k)
-            if _deadlocked(cols, self.down, fnd, self.relaxed):
+            # A move up covers nothing, so it cannot lock what was free: no new look needed.
+            if kind != _UP and _deadlocked(cols, self.down, fnd, self.relaxed):
                 for m, f in reversed(made):
                     undo(m, f)
                 undo(move, flipped)
