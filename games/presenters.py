@@ -8,7 +8,7 @@ from typing import Any
 from games.engine import Game as EngineGame
 
 from .daily import utc_today
-from .models import Game, MoveLog
+from .models import DailyDeal, Game, MoveLog
 
 
 def public_code(game: Game, now: datetime) -> str | None:
@@ -36,7 +36,15 @@ def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -
         "undo_available": view["undo_available"],
         "legal_moves": view["legal_moves"],
         "last": view["last"],
+        "solution_length": solution_length(game, now),
     }
+
+
+def solution_length(game: Game, now: datetime) -> int | None:
+    """The certified solution length of a daily deal once its day is over (it says how hard it was)."""
+    if game.daily is None or game.daily >= utc_today(now):
+        return None
+    return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
 
 
 def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:

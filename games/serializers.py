@@ -185,6 +185,12 @@ class GameStateSerializer(serializers.Serializer):
     undo_available = serializers.IntegerField(min_value=0, help_text="How many moves can be undone (at most 100).")
     legal_moves = MoveSerializer(many=True, help_text="Every legal move of the position.")
     last = LastMoveSerializer(allow_null=True, help_text="The last accepted move or undo, or null.")
+    solution_length = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        help_text="For a daily deal whose day is over: the length of the solver's winning line "
+        "(every daily deal is certified winnable). Null otherwise.",
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

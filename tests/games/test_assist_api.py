@@ -9,7 +9,7 @@ import pytest
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
-from games.models import Game
+from games.models import DailyDeal, Game
 from tests import factories
 from tests.support import assert_error
 
@@ -99,3 +99,13 @@ def test_help_is_rate_limited(player, settings):
 
 def test_moves_from_the_api_parse_back():
     assert str(Move.from_json({"from": "t1", "to": "f"})) == "t1>f"
+
+
+def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_not(player):
+    state = player.post("/api/v1/games", {"daily": True}).json()
+    assert state["solution_length"] is None  # today: it would say how hard the deal is
+    deal = DailyDeal.objects.get(date=utc_today())
+    assert deal.solution_length > 0
+    Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
+    DailyDeal.objects.filter(pk=deal.pk).update(date=utc_today() - timedelta(days=1))
+    assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] == deal.solution_length

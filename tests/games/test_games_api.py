@@ -29,6 +29,7 @@ STATE_KEYS = [
     "undo_available",
     "legal_moves",
     "last",
+    "solution_length",
 ]
 
 
