@@ -1,13 +1,14 @@
 """Solver figures: winnable / not winnable / unknown shares (95 % Wilson intervals), time per deal,
 solution length, for random classic and relaxed deals with a 2 s budget each.
 
-Run with ``make bench`` or ``python bench/solver_bench.py [N]`` (N deals per rule, default 200;
+Run with ``make bench`` or ``python bench/solver_bench.py [--deals N]`` (per rule, default 200;
 the full measurement is ``python -m games.engine.solve --sample 1000 --rule C``). Prints figures;
 asserts nothing. Goal (issue 7): >= 99 % of random classic deals decided, each in < 2 s.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -19,7 +20,10 @@ from games.engine.solve import sample  # noqa: E402
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=200, help="random deals per rule")
+    args, _ = parser.parse_known_args()  # make bench may pass options meant for other benches
+    count = args.deals
     for rule in (Rule.CLASSIC, Rule.RELAXED):
         begin = time.perf_counter()
         report = sample(rule, count, seed=2026, max_seconds=2.0)
