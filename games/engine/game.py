@@ -332,7 +332,7 @@ class Game:
     def view(self) -> dict[str, Any]:
         """What the player may see: every face-down card is ``"XX"``."""
         tableau = [
-            [HIDDEN] * d + [CARD_NAMES[c] for c in col[d:]] for col, d in zip(self.columns, self.down)
+            [HIDDEN] * d + [CARD_NAMES[c] for c in col[d:]] for col, d in zip(self.columns, self.down, strict=True)
         ]
         won = self.is_won
         return {
@@ -358,7 +358,7 @@ class Game:
             "code": str(self.code),
             "t": [
                 "".join(CARD_NAMES[c].lower() if i < d else CARD_NAMES[c] for i, c in enumerate(col))
-                for col, d in zip(self.columns, self.down)
+                for col, d in zip(self.columns, self.down, strict=True)
             ],
             "f": list(self.foundations),
             "score": self.score,

@@ -90,7 +90,8 @@ class Move:
             try:
                 card = parse_card(card_text)
             except ValueError:
-                raise BadMove(f"bad card: {card_text!r} (expected rank A23456789TJQK and suit SHDC, e.g. '7H')") from None
+                expected = "expected rank A23456789TJQK and suit SHDC, e.g. '7H'"
+                raise BadMove(f"bad card: {card_text!r} ({expected})") from None
         return cls(src, dst, card)
 
     def to_json(self) -> dict[str, str]:

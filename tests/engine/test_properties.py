@@ -42,7 +42,7 @@ def test_all_52_cards_are_present_exactly_once_after_any_play(code: GameCode, pi
     game = Game.new(code)
     random_play(game, picks)
     assert all_cards(game) == list(range(52))
-    for col, down in zip(game.columns, game.down):
+    for col, down in zip(game.columns, game.down, strict=True):
         assert down == 0 or down < len(col), "the last card of a column is always face up"
 
 
@@ -134,7 +134,7 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept(code: GameCode, pick
 def test_the_players_view_never_shows_a_face_down_card(code: GameCode, picks: list[int]) -> None:
     game = Game.new(code)
     random_play(game, picks)
-    hidden = {CARD_NAMES[c] for col, d in zip(game.columns, game.down) for c in col[:d]}
+    hidden = {CARD_NAMES[c] for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]}
     text = json.dumps(game.view())
     assert not any(f'"{name}"' in text for name in hidden)
     assert text.count('"XX"') == sum(game.down)

@@ -178,7 +178,7 @@ def test_refused_moves_do_not_count(rule: Rule) -> None:
 def winning_layout(rule: Rule = Rule.CLASSIC) -> Game:
     """Each suit in one column, King at the bottom, Ace on top; 21 cards face down."""
     columns = []
-    for suit, hidden in zip("SHDC", (6, 6, 6, 3)):
+    for suit, hidden in zip("SHDC", (6, 6, 6, 3), strict=True):
         names = [rank + suit for rank in reversed("A23456789TJQK")]
         columns.append([n.lower() if i < hidden else n for i, n in enumerate(names)])
     return layout(*columns, rule=rule)
