@@ -610,9 +610,39 @@ def _without_loops(game: Game, line: list[_InternalMove]) -> list[_InternalMove]
     return out
 
 
+def _shortcuts(game: Game, line: list[_InternalMove]) -> list[_InternalMove]:
+    """The line with shortcuts: from each position, the one move that reaches the latest later
+    position of the line (the same columns in the same places) replaces the moves in between."""
+    search = _Search(game)
+
+    def exact() -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(col) for col in search.cols) + (tuple(search.down),)
+
+    positions = [exact()]
+    for move in line:
+        search.apply(move)
+        positions.append(exact())
+    last = {position: index for index, position in enumerate(positions)}
+    search = _Search(game)
+    out: list[_InternalMove] = []
+    i = 0
+    while i < len(line):
+        best, best_move = i + 1, line[i]
+        for move in search.moves():
+            flipped = search.apply(move)
+            j = last.get(exact(), -1)
+            if j > best:
+                best, best_move = j, move
+            search.undo(move, flipped)
+        search.apply(best_move)
+        out.append(best_move)
+        i = best
+    return out
+
+
 def _replay(game: Game, line: list[_InternalMove]) -> tuple[Move, ...]:
     """Turn a line into engine moves and check that the engine wins with it from ``game``."""
-    line = _without_loops(game, line)
+    line = _shortcuts(game, _without_loops(game, line))
     copy = Game.from_state(game.to_state())
     out = []
     for step in line:
