@@ -51,9 +51,7 @@ class _FromFieldMixin:
 class MoveSerializer(_FromFieldMixin, serializers.Serializer):
     """A move: ``{"from": "t3", "card": "7H", "to": "t5"}``."""
 
-    from_ = SourceField(
-        max_length=8, help_text="Source: a column `t1`..`t7` or a foundation `fS` `fH` `fD` `fC`."
-    )
+    from_ = SourceField(max_length=8, help_text="Source: a column `t1`..`t7` or a foundation `fS` `fH` `fD` `fC`.")
     card = CardField(
         max_length=8,
         required=False,
