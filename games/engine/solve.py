@@ -555,8 +555,10 @@ class _Search:
                 undo(move, flipped)
                 continue
             seen.add(k)
-            # A move up covers nothing, so it cannot lock what was free: no new look needed.
-            if kind != _UP and _deadlocked(cols, self.down, fnd, self.relaxed):
+            # Only a move between columns that leaves a card behind is worth a new look: a move up
+            # covers nothing, and in measurements a take-back or a move that empties a column never
+            # locked what was free (a look is only ever skipped, which costs no soundness).
+            if kind == _TABLEAU and cols[move[1]] and _deadlocked(cols, self.down, fnd, self.relaxed):
                 for m, f in reversed(made):
                     undo(m, f)
                 undo(move, flipped)
