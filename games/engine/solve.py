@@ -28,9 +28,17 @@ only *sound* reductions, so that "not winnable" is a proof:
   reachable through held cards; a target on its foundation must be able to come back), a column
   that could be emptied if it is a King (the bottom card of some column not in ``X``), or, not
   held itself, every lower card of its suit neither in ``X`` nor held. The greatest such ``X`` is
-  found by starting from the whole tableau and taking out every card that could move first.
+  found by starting from the whole tableau and taking out every card that could move first. The
+  look is skipped (never unsound) after moves that measurably never lock anything: moves up,
+  take-backs, and moves that empty a column.
 
-Moves are found on plain lists and turned into engine :class:`Move` values at the end; every
+A depth-first search that takes one wrong turn early can spend its whole budget below it, so
+:func:`solve` interleaves: a short plain search, then restarts in a randomly perturbed order
+(Luby lengths, a fixed seed: the same position gets the same answer for the same node budget),
+then the plain search goes on where it stopped; only a search that ends without a win is a proof.
+
+Moves are found on plain lists and turned into engine :class:`Move` values at the end, with loops
+cut out and shortcuts taken (one move to the latest later position of the line it reaches); every
 solution is replayed by :class:`Game` before it is returned.
 
 >>> result = solve(Game.from_code("YU1-C-AAAAAAB"), max_seconds=10)
@@ -148,7 +156,7 @@ def _is_safe(card: int, foundations: list[int], needs: tuple[tuple[int, int], ..
 
 
 def is_deadlocked(game: Game) -> bool:
-    """True when the root deadlock check (see the module doc) proves the position lost."""
+    """True when the deadlock check (see the module doc) alone proves the position lost."""
     return _deadlocked(game.columns, game.down, game.foundations, game.relaxed)
 
 
