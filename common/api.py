@@ -11,11 +11,10 @@ from rest_framework.views import APIView
 
 
 class ApiView(APIView):
-    """Hands cookie-based clients (the browser) their CSRF cookie.
-
-    Unsafe requests that carry a session cookie must send its value back as ``X-CSRFToken``
-    (see ``common.authentication.GuestSessionAuthentication``); token clients need nothing.
-    """
+    # Hands cookie-based clients (the browser) their CSRF cookie. Unsafe requests that carry a
+    # session cookie must send its value back as ``X-CSRFToken`` (see
+    # ``common.authentication.GuestSessionAuthentication``); token clients need nothing.
+    # (A comment, not a docstring: drf-spectacular would show a docstring on every operation.)
 
     def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
         if "HTTP_AUTHORIZATION" not in request.META:

@@ -213,6 +213,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
+    # How many proxies in front of the web processes append to X-Forwarded-For (1 behind one load
+    # balancer). 0: the throttles count the connection's address and ignore that header, which a
+    # client could otherwise set to anything to dodge the per-IP limits.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Per player (account or guest session) and per IP; a 429 says when to retry.
     "DEFAULT_THROTTLE_RATES": {

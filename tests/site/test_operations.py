@@ -166,3 +166,16 @@ def test_the_admin_is_for_staff_only(player: Any, account: Any) -> None:
     client.force_login(account)
     response = client.get("/admin/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_a_forged_forwarded_for_header_does_not_dodge_the_per_ip_limit(guest, settings):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "auth_ip": "2/minute"}}
+    for n in range(2):
+        response = guest.post(
+            "/api/v1/auth/login", {"username": f"u{n}", "password": "x"}, HTTP_X_FORWARDED_FOR=f"10.9.9.{n}"
+        )
+        assert_error(response, 400, "bad_credentials")
+    response = guest.post("/api/v1/auth/login", {"username": "u9", "password": "x"}, HTTP_X_FORWARDED_FOR="10.9.9.9")
+    assert_error(response, 429, "throttled")
