@@ -204,6 +204,13 @@ def test_the_hint_never_depends_on_a_face_down_card(code: str) -> None:
             game.play(rng.choice(game.legal_moves()))
 
 
+def test_without_a_solved_sample_the_hint_uncovers_a_card() -> None:
+    game = Game.from_code("YU1-C-AAAAAAB")
+    move = hint(game, max_nodes=1)  # no sample can be solved in one node
+    assert move is not None and move in game.legal_moves()
+    assert game.play(move).flipped is not None
+
+
 def test_the_hint_is_none_without_a_legal_move() -> None:
     layout = [["2s", "3S"], ["4S"], ["5S", "6S"], ["7S", "8S"], ["9S", "TS"], ["JS", "QS"], ["KS"]]
     game = Game.from_layout(layout, {"S": "AS", "H": "KH", "D": "KD", "C": "KC"})
