@@ -173,9 +173,11 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
     col_of = [-1] * 52
     pos_of = [0] * 52
     bottoms = []
+    empty_columns = 0
     for ci, col in enumerate(columns):
         if not col:
-            return False  # an empty column: every King has a way out; keep the check simple
+            empty_columns += 1  # every King has a way out
+            continue
         bottoms.append(col[0])
         for pos, card in enumerate(col):
             col_of[card] = ci
@@ -194,7 +196,7 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
         for k in range(foundations[s], RANK[v], -1):
             w = s * 13 + k - 1
             if k == 13:
-                if any(not x[q] for q in bottoms):
+                if empty_columns or any(not x[q] for q in bottoms):
                     continue
                 return False
             for p in parents[w]:
@@ -209,7 +211,7 @@ def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int
     is_bottom = [False] * 52
     for q in bottoms:
         is_bottom[q] = True
-    bottoms_out = 0  # bottom cards no longer in X: each column could be emptied
+    bottoms_out = empty_columns  # empty columns, and bottom cards no longer in X (their columns could be)
     changed = True
     while changed:
         changed = False
