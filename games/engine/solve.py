@@ -82,7 +82,7 @@ _CHECK_EVERY: Final = 512  # nodes between two looks at the clock
 _FIRST_NODES: Final = 5_000  # the first plain search
 _RESTART_NODES: Final = 1_000  # times the Luby sequence
 _RESTART_SHARE: Final = 0.35  # of the budget, for the restarts
-_MAX_RESTARTS: Final = 200  # when there is no budget at all
+_MAX_RESTARTS: Final = 50  # when there is no budget at all (117 x 1,000 nodes)
 _NOISE: Final = 25.0
 #: Budgets and reported times are seconds of CPU time of this process: a busy machine (other
 #: processes on the same cores) does not eat into a search's budget or change its answer.
