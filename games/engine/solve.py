@@ -287,7 +287,13 @@ class _Frame:
 class _Search:
     """One search over a copy of a position; moves are applied and taken back in place."""
 
-    def __init__(self, game: Game, rng: random.Random | None = None, noise: float = 0.0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        rng: random.Random | None = None,
+        noise: float = 0.0,
+        deadlocks: dict[bytes, bool] | None = None,
+    ) -> None:
         self.cols = [list(col) for col in game.columns]
         self.down = list(game.down)
         self.fnd = list(game.foundations)
@@ -302,6 +308,8 @@ class _Search:
         self.noise = noise
         self.stack: list[_Frame] | None = None  # the search path, kept between calls of run()
         self.root_autos: list[_InternalMove] = []
+        # position -> the deadlock check's answer, shared by the searches of one solve()
+        self.deadlocks: dict[bytes, bool] = {} if deadlocks is None else deadlocks
 
     # -- position ---------------------------------------------------------------------------
     def _col_key(self, i: int) -> bytes:
@@ -512,6 +520,7 @@ class _Search:
         limit = -1 if max_nodes is None else nodes + max_nodes
         apply, undo, autos, key, moves = self.apply, self.undo, self.autos, self.key, self.moves
         cols, fnd, safe = self.cols, self.fnd, self.safe
+        verdicts = self.deadlocks
         while stack:
             frame = stack[-1]
             todo = frame.todo
@@ -568,7 +577,13 @@ class _Search:
             # Only a move between columns that leaves a card behind is worth a new look: a move up
             # covers nothing, and in measurements a take-back or a move that empties a column never
             # locked what was free (a look is only ever skipped, which costs no soundness).
-            if kind == _TABLEAU and cols[move[1]] and _deadlocked(cols, self.down, fnd, self.relaxed):
+            if kind == _TABLEAU and cols[move[1]]:
+                dead = verdicts.get(k)
+                if dead is None:
+                    dead = verdicts[k] = _deadlocked(cols, self.down, fnd, self.relaxed)
+            else:
+                dead = False
+            if dead:
                 for m, f in reversed(made):
                     undo(m, f)
                 undo(move, flipped)
@@ -703,7 +718,8 @@ def solve(
     if game.is_won:
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
-    plain = _Search(game)
+    deadlocks: dict[bytes, bool] = {}  # the restarts look at the same positions again and again
+    plain = _Search(game, deadlocks=deadlocks)
     spent = 0  # nodes of the restarts
 
     def finish(line: list[_InternalMove] | None) -> SolveResult:
@@ -734,7 +750,7 @@ def solve(
             nodes = min(nodes, share_nodes - spent, max_nodes - plain.nodes - spent)
             if nodes <= 0:
                 break
-        restart = _Search(game, rng, _NOISE)
+        restart = _Search(game, rng, _NOISE, deadlocks)
         try:
             line = restart.run(nodes, share_end)
         except _OutOfBudget:
