@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from tests import factories
+from yukon_site.celery import app
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -56,3 +58,12 @@ def account(db: Any) -> Any:
 def player(account: Any) -> APIClient:
     """An API client authenticated with the account's token."""
     return factories.token_client(account)
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Run tasks in this process even when REDIS_URL is set (the test's data is not committed)."""
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import tasks
 from games.models import IdempotencyRecord
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def test_records_older_than_a_day_are_pruned_and_newer_ones_kept(player):
