@@ -4,7 +4,8 @@ Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (set from the envir
 limited operation gets both: one per player (account, or guest session) and one per IP, so one
 client cannot flood the service by switching accounts, nor one account from many addresses.
 
-Counting is a fixed window with one atomic ``incr`` in the cache per request and throttle. DRF's
+Counting is a fixed window with one atomic ``incr`` in the cache per request and throttle (one
+round trip to Redis). DRF's
 own throttle keeps the time of every request of the window as a list that it reads, unpickles,
 extends, pickles and writes back each time: at thousands of moves a minute from one address
 that list alone cost more than the move.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
@@ -47,14 +50,25 @@ class _Throttle(SimpleRateThrottle):
         window = int(self.now // self.duration)
         self.window_end = (window + 1) * self.duration
         counter = f"{key}:{window}"
-        # add() is a no-op when the counter exists; incr() is atomic in Redis (and in the local cache).
-        self.cache.add(counter, 0, timeout=self.duration + 1)
-        try:
-            count = self.cache.incr(counter)
-        except ValueError:  # expired between add() and incr()
-            self.cache.add(counter, 1, timeout=self.duration + 1)
-            count = 1
+        count = self._count(counter, ttl=int(self.duration) + 1)
         return count <= self.num_requests
+
+    def _count(self, counter: str, *, ttl: int) -> int:
+        """Add one to ``counter`` and return it: one round trip to Redis (INCR and EXPIRE NX in a
+        pipeline), or add() and incr() on the in-process cache of the embedded default."""
+        backend = caches[DEFAULT_CACHE_ALIAS]  # the backend itself (self.cache is a proxy of it)
+        if isinstance(backend, RedisCache):
+            name = backend.make_and_validate_key(counter)
+            pipe = backend._cache.get_client(name, write=True).pipeline(transaction=False)
+            pipe.incr(name)
+            pipe.expire(name, ttl, nx=True)
+            return int(pipe.execute()[0])
+        backend.add(counter, 0, timeout=ttl)
+        try:
+            return int(backend.incr(counter))
+        except ValueError:  # expired between add() and incr()
+            backend.add(counter, 1, timeout=ttl)
+            return 1
 
     def wait(self) -> float | None:
         return max(0.0, self.window_end - self.now)
