@@ -21,6 +21,7 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,9 @@ from pathlib import Path
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from common.limits import lifted_env  # noqa: E402
 
 
 @dataclass
@@ -54,13 +58,8 @@ def start_stack(port: int, web_workers: int | None) -> subprocess.Popen[bytes]:
         "PORT": str(port),
         "DATABASE_URL": os.environ.get("LOADTEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/yukon_load"),
         "REDIS_URL": os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/3"),
-        # One machine plays 64 players from one address: lift the per-IP limits for this run only.
-        "THROTTLE_MOVES": "100000/minute",
-        "THROTTLE_MOVES_IP": "1000000/minute",
-        "THROTTLE_AUTH": "100000/minute",
-        "THROTTLE_AUTH_IP": "100000/minute",
-        "THROTTLE_GAME_START": "100000/minute",
-        "THROTTLE_GAME_START_IP": "1000000/minute",
+        # One machine plays 64 players from one address: lift the limits for this run only.
+        **lifted_env(),
         "ACCESS_LOG_LEVEL": "WARNING",
     }
     if web_workers:

@@ -34,7 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common.limits import lifted_env  # noqa: E402
 from games.engine import Game, GameCode, Rule  # noqa: E402
+from tests.frontend.support import WATCH_DROP  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -46,21 +48,6 @@ ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1280, "height": 800}
-
-WATCH_DROP = """card => {
-    const el = document.getElementById('card-' + card);
-    window.__drop = null; window.__moved = null;
-    document.getElementById('table').addEventListener('pointerup', () => {
-        window.__drop = performance.now();
-        const start = el.getBoundingClientRect();
-        const watch = () => {
-            const now = el.getBoundingClientRect();
-            if (now.x !== start.x || now.y !== start.y) window.__moved = performance.now();
-            else requestAnimationFrame(watch);
-        };
-        requestAnimationFrame(watch);
-    }, { capture: true, once: true });
-}"""
 
 
 def free_port() -> int:
@@ -165,7 +152,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
         env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
-        env["THROTTLE_GAME_START"] = "100000/minute"
+        env.update(lifted_env())
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         server = start_server(port, env)

@@ -15,6 +15,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from common.limits import rates_from_env
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -221,18 +223,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Per player (account or guest session) and per IP; a 429 says when to retry.
-    "DEFAULT_THROTTLE_RATES": {
-        "auth": os.environ.get("THROTTLE_AUTH", "30/minute"),
-        "auth_ip": os.environ.get("THROTTLE_AUTH_IP", "60/minute"),
-        "login_username": os.environ.get("THROTTLE_LOGIN_USERNAME", "20/minute"),
-        "game_start": os.environ.get("THROTTLE_GAME_START", "120/minute"),
-        "game_start_ip": os.environ.get("THROTTLE_GAME_START_IP", "600/minute"),
-        "moves": os.environ.get("THROTTLE_MOVES", "1200/minute"),
-        "moves_ip": os.environ.get("THROTTLE_MOVES_IP", "6000/minute"),
-        # Hints and the winnable check run the solver: a few per minute is plenty for a person.
-        "help": os.environ.get("THROTTLE_HELP", "30/minute"),
-        "help_ip": os.environ.get("THROTTLE_HELP_IP", "300/minute"),
-    },
+    "DEFAULT_THROTTLE_RATES": rates_from_env(),
 }
 
 SPECTACULAR_SETTINGS = {

@@ -23,6 +23,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from common.limits import lifted_env
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
@@ -152,12 +154,7 @@ class Stack:
             "WORKER_CONCURRENCY": "2",
             "DB_CONN_MAX_AGE": "60",
             "DAILY_BOARDS_REBUILD_SECONDS": "10",
-            "THROTTLE_MOVES": "100000/minute",
-            "THROTTLE_MOVES_IP": "1000000/minute",
-            "THROTTLE_AUTH": "100000/minute",
-            "THROTTLE_AUTH_IP": "100000/minute",
-            "THROTTLE_GAME_START": "100000/minute",
-            "THROTTLE_GAME_START_IP": "1000000/minute",
+            **lifted_env(),
             "ACCESS_LOG_LEVEL": "WARNING",
         }
         self.env.pop("YUKON_FAULT_TESTS", None)

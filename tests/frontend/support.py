@@ -104,3 +104,21 @@ def server_state(page: Any) -> dict[str, Any]:
 def session_key(page: Any) -> str:
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     return cookies["sessionid"]
+
+
+#: Page script: note when the pointer is released over the table and when ``card`` first moves
+#: after it (``window.__drop``, ``window.__moved``); the animation-latency test and bench share it.
+WATCH_DROP = """card => {
+    const el = document.getElementById('card-' + card);
+    window.__drop = null; window.__moved = null;
+    document.getElementById('table').addEventListener('pointerup', () => {
+        window.__drop = performance.now();
+        const start = el.getBoundingClientRect();
+        const watch = () => {
+            const now = el.getBoundingClientRect();
+            if (now.x !== start.x || now.y !== start.y) window.__moved = performance.now();
+            else requestAnimationFrame(watch);
+        };
+        requestAnimationFrame(watch);
+    }, { capture: true, once: true });
+}"""

@@ -13,6 +13,7 @@ from games.engine import GameCode, explain
 from tests import factories
 
 from .support import (
+    WATCH_DROP,
     drag,
     find_deal,
     foundation_move,
@@ -116,9 +117,7 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
     assert page.locator("#table .card.hinted").count() == 1
     screenshot(page, "hint")
     page.locator("#winnable-button").click()
-    page.wait_for_function(
-        "document.querySelector('#rule-note .rule-text').textContent.includes('gewinnen')"
-    )
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.includes('gewinnen')")
     assert server_state(page)["moves"] == 0  # asking for help is no move
 
 
@@ -204,20 +203,7 @@ def test_a_move_starts_animating_right_after_the_drop(page: Any) -> None:
     code, game, move = find_deal(group_move)
     open_deal(page, code)
     page.evaluate(
-        """card => {
-            const el = document.getElementById('card-' + card);
-            window.__drop = null; window.__moved = null;
-            document.getElementById('table').addEventListener('pointerup', () => {
-                window.__drop = performance.now();
-                const start = el.getBoundingClientRect();
-                const watch = () => {
-                    const now = el.getBoundingClientRect();
-                    if (now.x !== start.x || now.y !== start.y) window.__moved = performance.now();
-                    else requestAnimationFrame(watch);
-                };
-                requestAnimationFrame(watch);
-            }, { capture: true, once: true });
-        }""",
+        WATCH_DROP,
         move["card"],
     )
     drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
