@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .throttles import throttle_waits
+
 
 class ApiView(APIView):
     # Hands cookie-based clients (the browser) their CSRF cookie. Unsafe requests that carry a
@@ -20,3 +22,9 @@ class ApiView(APIView):
         if "HTTP_AUTHORIZATION" not in request.META:
             get_token(request._request)
         return super().finalize_response(request, response, *args, **kwargs)
+
+    def check_throttles(self, request: Request) -> None:
+        # All of a request's limits count in one round trip (DRF would ask each in turn).
+        waits = throttle_waits(self.get_throttles(), request, self)
+        if waits:
+            self.throttled(request, max(waits))

@@ -1,15 +1,29 @@
-"""Authentication: API tokens, and session cookies with CSRF checked for guests too."""
+"""Authentication: API tokens, and session cookies with CSRF checked for guests too.
+
+Every API call of a token client names its token, so the token's account is kept in the cache
+(Redis in production) for a minute instead of being read from the database on each move. A
+revoked token is written into the cache as revoked (for longer than an entry lives), so a logout
+ends the token at once on every web process, even if a request that read the token just before
+the logout stores it afterwards: storing never overwrites (``add``). A change of the account
+(deactivated, renamed, made staff) drops its entries, so it applies within one request.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.authentication import SessionScheme
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
@@ -17,14 +31,57 @@ from .messages import message
 
 _KEY = re.compile(r"[0-9a-f]{40}")
 
+TOKEN_CACHE_SECONDS = 60
+_REVOKED = "revoked"
+_REVOKED_SECONDS = 10 * TOKEN_CACHE_SECONDS
+# What a request learns of its account from the cache; any other field loads when first read.
+_USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
+
+
+def _cache_key(token_key: str) -> str:
+    # The token itself is a secret: the cache sees only a digest of it.
+    return "auth:token:" + hashlib.sha256(token_key.encode()).hexdigest()[:40]
+
 
 class StrictTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``; a malformed key is refused before it reaches the database."""
+    """``Authorization: Token <key>``; a malformed key is refused before it reaches the database,
+    and a known one is answered from the cache."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if not _KEY.fullmatch(key):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        return super().authenticate_credentials(key)
+        name = _cache_key(key)
+        entry = cache.get(name)
+        if entry == _REVOKED:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if entry is None:
+            user, token = super().authenticate_credentials(key)
+            cache.add(name, {field: getattr(user, field) for field in _USER_FIELDS}, TOKEN_CACHE_SECONDS)
+            return user, token
+        model = get_user_model()
+        # from_db takes the values in the model's field order; the fields not given stay deferred.
+        names = [f.attname for f in model._meta.concrete_fields if f.attname in entry]
+        user = model.from_db(DEFAULT_DB_ALIAS, names, [entry[name] for name in names])
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        return user, Token(key=key, user=user)
+
+
+def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
+    cache.set(_cache_key(instance.key), _REVOKED, _REVOKED_SECONDS)
+
+
+def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if kwargs.get("update_fields") == frozenset({"last_login"}):
+        return  # a login changes nothing the cache holds
+    keys = Token.objects.filter(user_id=instance.pk).values_list("key", flat=True)
+    cache.delete_many([_cache_key(key) for key in keys])
+
+
+def connect_token_cache_signals() -> None:
+    """Keep the token cache right (called once, from ``CommonConfig.ready``)."""
+    post_delete.connect(_token_revoked, sender=Token, dispatch_uid="token_cache_revoked")
+    post_save.connect(_user_changed, sender=get_user_model(), dispatch_uid="token_cache_user_changed")
 
 
 class GuestSessionAuthentication(SessionAuthentication):

@@ -4,16 +4,17 @@ Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (set from the envir
 limited operation gets both: one per player (account, or guest session) and one per IP, so one
 client cannot flood the service by switching accounts, nor one account from many addresses.
 
-Counting is a fixed window with one atomic ``incr`` in the cache per request and throttle (one
-round trip to Redis). DRF's
-own throttle keeps the time of every request of the window as a list that it reads, unpickles,
-extends, pickles and writes back each time: at thousands of moves a minute from one address
-that list alone cost more than the move.
+Counting is a fixed window with one atomic ``incr`` in the cache per request and throttle; all
+the throttles of a request count in one round trip to Redis (:func:`throttle_waits`, called by
+``ApiView.check_throttles``). DRF's own throttle keeps the time of every request of the window
+as a list that it reads, unpickles, extends, pickles and writes back each time: at thousands of
+moves a minute from one address that list alone cost more than the move.
 """
 
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache
@@ -39,36 +40,21 @@ class _Throttle(SimpleRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
     def allow_request(self, request: Request, view: APIView) -> bool:
+        return not throttle_waits([self], request, view)
+
+    def counter(self, request: Request, view: APIView) -> tuple[str, int] | None:
+        """The counter of this request's window and its lifetime, or None when not limited."""
         self.rate = self.get_rate()
         if self.rate is None:
-            return True
+            return None
         self.num_requests, self.duration = self.parse_rate(self.rate)
         key = self.get_cache_key(request, view)
         if key is None:
-            return True
+            return None
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_end = (window + 1) * self.duration
-        counter = f"{key}:{window}"
-        count = self._count(counter, ttl=int(self.duration) + 1)
-        return count <= self.num_requests
-
-    def _count(self, counter: str, *, ttl: int) -> int:
-        """Add one to ``counter`` and return it: one round trip to Redis (INCR and EXPIRE NX in a
-        pipeline), or add() and incr() on the in-process cache of the embedded default."""
-        backend = caches[DEFAULT_CACHE_ALIAS]  # the backend itself (self.cache is a proxy of it)
-        if isinstance(backend, RedisCache):
-            name = backend.make_and_validate_key(counter)
-            pipe = backend._cache.get_client(name, write=True).pipeline(transaction=False)
-            pipe.incr(name)
-            pipe.expire(name, ttl, nx=True)
-            return int(pipe.execute()[0])
-        backend.add(counter, 0, timeout=ttl)
-        try:
-            return int(backend.incr(counter))
-        except ValueError:  # expired between add() and incr()
-            backend.add(counter, 1, timeout=ttl)
-            return 1
+        return f"{key}:{window}", int(self.duration) + 1
 
     def wait(self) -> float | None:
         return max(0.0, self.window_end - self.now)
@@ -101,6 +87,49 @@ class UsernameThrottle(_Throttle):
         if not isinstance(username, str) or not username:
             return None
         return self.key(username.strip().lower()[:150])
+
+
+def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) -> list[float]:
+    """Count this request in every limit at once (one round trip to Redis for all of them);
+    returns how long to wait for each limit it goes over (empty: allowed)."""
+    waits: list[float] = []
+    counted: list[tuple[_Throttle, tuple[str, int]]] = []
+    for limit in limits:
+        if not isinstance(limit, _Throttle):
+            if not limit.allow_request(request, view):
+                waits.append(limit.wait() or 0.0)
+        elif (counter := limit.counter(request, view)) is not None:
+            counted.append((limit, counter))
+    if counted:
+        counts = _count([counter for _, counter in counted])
+        for (limit, _), count in zip(counted, counts, strict=True):
+            if count > limit.num_requests:
+                waits.append(limit.wait() or 0.0)
+    return waits
+
+
+def _count(counters: list[tuple[str, int]]) -> list[int]:
+    """Add one to each counter and return the new values: one round trip to Redis (INCR and
+    EXPIRE NX of each, pipelined), or add() and incr() on the in-process cache of the embedded
+    default."""
+    backend = caches[DEFAULT_CACHE_ALIAS]  # the backend itself (``cache`` is a proxy of it)
+    if isinstance(backend, RedisCache):
+        names = [backend.make_and_validate_key(counter) for counter, _ in counters]
+        pipe = backend._cache.get_client(names[0], write=True).pipeline(transaction=False)
+        for name, (_, ttl) in zip(names, counters, strict=True):
+            pipe.incr(name)
+            pipe.expire(name, ttl, nx=True)
+        return [int(value) for value in pipe.execute()[::2]]
+    return [_count_here(counter, ttl, backend) for counter, ttl in counters]
+
+
+def _count_here(counter: str, ttl: int, backend: Any) -> int:
+    backend.add(counter, 0, timeout=ttl)
+    try:
+        return int(backend.incr(counter))
+    except ValueError:  # expired between add() and incr()
+        backend.add(counter, 1, timeout=ttl)
+        return 1
 
 
 def throttles(*scopes: str, by: tuple[type[_Throttle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:

@@ -107,6 +107,23 @@ def test_logout_with_a_token_revokes_it(account, player):
     assert relogin.status_code == 200 and Token.objects.filter(user=account).exists()
 
 
+def test_a_token_deleted_elsewhere_stops_working_at_once(account, player):
+    assert player.get("/api/v1/auth/me").status_code == 200  # the token's account is now cached
+
+    Token.objects.filter(user=account).delete()  # as the admin, or a logout on another web process
+
+    assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
+
+
+def test_a_deactivated_account_is_refused_at_once(account, player):
+    assert player.get("/api/v1/auth/me").status_code == 200
+
+    account.is_active = False
+    account.save()
+
+    assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
+
+
 def test_logout_of_a_visitor_is_harmless(guest):
     assert guest.post("/api/v1/auth/logout").status_code == 204
 

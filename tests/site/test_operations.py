@@ -28,7 +28,7 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 @pytest.fixture
 def dead_redis(settings: Any) -> None:
     settings.REDIS_URL = DEAD_REDIS
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DEAD_REDIS}}
+    settings.CACHES = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": DEAD_REDIS}}
     redis_client.cache_clear()
     yield
     redis_client.cache_clear()
@@ -58,7 +58,7 @@ def test_a_move_while_redis_is_down_is_503_with_retry_after_and_changes_nothing(
     player: Any, settings: Any
 ) -> None:
     state = player.post("/api/v1/games", {"rule": "classic"}).json()
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DEAD_REDIS}}
+    settings.CACHES = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": DEAD_REDIS}}
     response = player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
     assert_error(response, 503, "service_unavailable")
     assert response["Retry-After"] == "5"
