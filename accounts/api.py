@@ -13,8 +13,8 @@ from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError
-from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 from common.serializers import ErrorSerializer
+from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
 from . import services
 from .serializers import AuthTokenSerializer, CredentialsSerializer, MeSerializer, PlayerSettingsSerializer

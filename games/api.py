@@ -31,6 +31,8 @@ from .serializers import (
     MoveLogEntrySerializer,
     MovePlaySerializer,
     UndoSerializer,
+    move_play_input,
+    seq_input,
 )
 
 _IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -152,10 +154,9 @@ class GameMovesApi(ApiView, GenericAPIView):
         responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        serializer = MovePlaySerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        move_json, seq = move_play_input(request.data)
         try:
-            move = Move.from_json(serializer.move_json())
+            move = Move.from_json(move_json)
         except BadMove as exc:
             reason = str(exc)
             raise ApplicationError(
@@ -165,7 +166,7 @@ class GameMovesApi(ApiView, GenericAPIView):
             game_id=game_id,
             player=player_of(request),
             move=move,
-            seq=serializer.validated_data.get("seq"),
+            seq=seq,
             idempotency=_idempotency(request),
         )
         return _state_response(outcome)
@@ -183,12 +184,10 @@ class GameUndoApi(ApiView):
         responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        serializer = UndoSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         outcome = services.game_undo(
             game_id=game_id,
             player=player_of(request),
-            seq=serializer.validated_data.get("seq"),
+            seq=seq_input(request.data),
             idempotency=_idempotency(request),
         )
         return _state_response(outcome)

@@ -1,8 +1,10 @@
 """Writes: starting games, moves and undos, and handing a guest's games to an account.
 
-Every change of a game is one transaction with the game row locked (``select_for_update``):
-the move is checked by the engine, appended to the move log and the row updated. A request
-with an ``Idempotency-Key`` stores its answer in the same transaction; a retry gets that answer.
+A move or undo reads the game, lets the engine check and make the change, and writes the game's
+row, its move log entry and (with an ``Idempotency-Key``) the answer all at once, only if no
+other request changed the game in between (see :mod:`games.store`: a version check, one
+statement on PostgreSQL); otherwise it reads again. A retry with the same key gets the stored
+answer.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 from stats import tasks as stats_tasks
 
+from . import store
 from .daily import daily_code_for, utc_today
 from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, StatusChoices
 from .players import Player
@@ -157,52 +160,53 @@ def _game_change(
     idempotency: Idempotency | None,
     change: Callable[[EngineGame], MoveResult],
 ) -> MoveOutcome:
-    try:
-        with transaction.atomic():
-            game = _game_lock(game_id=game_id, player=player)
+    """Read the game, let the engine change it, and write it back only if no other request changed
+    it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
+    gets 409 ``stale``)."""
+    for _ in range(CHANGE_ATTEMPTS):
+        game = store.game_read(game_id=game_id, player=player)
+        if game is None:
+            raise ApplicationError("not_found", 404)
+        seen = game.moves
+        if idempotency is not None:
+            record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
+            if record is not None:
+                return _replay(record, idempotency)
+        now = timezone.now()
+        try:
+            engine, log = _game_apply(game=game, seq=seq, change=change, now=now)
+        except ApplicationError as exc:  # refused: nothing changed, but the answer is kept
             if idempotency is not None:
-                record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
-                if record is not None:
-                    return _replay(record, idempotency)
-            error: ApplicationError | None = None
-            try:
-                state = _game_apply(game=game, seq=seq, change=change, now=timezone.now())
-                status, body = 200, state
-            except ApplicationError as exc:  # refused: nothing changed, but the answer is kept
-                error = exc
-                status, body = exc.status, exc.payload()
-            if idempotency is not None:
-                IdempotencyRecord.objects.create(
-                    key=idempotency.key,
-                    scope=player.scope,
-                    game=game,
-                    fingerprint=idempotency.fingerprint,
-                    response_status=status,
-                    response_body=body,
-                )
-    except IntegrityError:
-        # Another request stored the same key first (on another game: the row locks differ).
-        if idempotency is None:
+                _refusal_store(game=game, player=player, idempotency=idempotency, error=exc)
             raise
-        record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
-        if record is None:
-            raise
-        return _replay(record, idempotency)
-    if error is not None:
-        raise error
-    return MoveOutcome(state=body)
+        state = game_state(game=game, engine=engine, now=now)
+        record = None
+        if idempotency is not None:
+            record = _record(game=game, player=player, idempotency=idempotency, status=200, body=state)
+        try:
+            saved = store.game_change_save(
+                game=game, read_version=game.version - 1, fields=_changed_fields(engine), log=log, record=record
+            )
+        except IntegrityError:
+            # Another request stored the same key first (on another game: the versions differ).
+            if idempotency is None:
+                raise
+            return _replay_stored(player=player, idempotency=idempotency)
+        if saved:
+            if engine.is_won:
+                _game_won_effects(game)
+            return MoveOutcome(state=state)
+    # Other requests kept changing the game each time (not seen outside of a stress test).
+    raise ApplicationError("stale", 409, moves=seen, seq=seen if seq is None else seq)
 
 
-def _game_lock(*, game_id: UUID, player: Player) -> Game:
-    try:
-        return Game.objects.select_for_update().filter(player.owns()).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ApplicationError("not_found", 404) from None
+CHANGE_ATTEMPTS = 8
 
 
 def _game_apply(
     *, game: Game, seq: int | None, change: Callable[[EngineGame], MoveResult], now: datetime
-) -> dict[str, Any]:
+) -> tuple[EngineGame, MoveLog]:
+    """Change ``game`` (in memory) by the engine; returns the engine and the new log entry."""
     if seq is not None and seq != game.moves:
         raise ApplicationError("stale", 409, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
@@ -210,7 +214,7 @@ def _game_apply(
         result = change(engine)
     except IllegalMove as exc:
         raise ApplicationError(exc.reason, 422, detail=exc.explain) from None
-    MoveLog.objects.create(
+    log = MoveLog(
         game=game,
         seq=engine.moves,
         move="undo" if result.move is None else str(result.move),
@@ -222,15 +226,46 @@ def _game_apply(
     game.score = engine.score
     game.moves = engine.moves
     game.version += 1
-    fields = ["state", "score", "moves", "version"]
     if engine.is_won:
         game.status = StatusChoices.WON
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
-        fields += ["status", "finished_at", "time_ms"]
-        _game_won_effects(game)
-    game.save(update_fields=fields)
-    return game_state(game=game, engine=engine, now=now)
+    return engine, log
+
+
+def _changed_fields(engine: EngineGame) -> list[str]:
+    fields = ["state", "score", "moves", "version"]
+    return [*fields, "status", "finished_at", "time_ms"] if engine.is_won else fields
+
+
+def _record(*, game: Game, player: Player, idempotency: Idempotency, status: int, body: Any) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        key=idempotency.key,
+        scope=player.scope,
+        game=game,
+        fingerprint=idempotency.fingerprint,
+        response_status=status,
+        response_body=body,
+        created_at=timezone.now(),
+    )
+
+
+def _refusal_store(*, game: Game, player: Player, idempotency: Idempotency, error: ApplicationError) -> None:
+    """Keep the answer to a refused request, so that its retry gets the same answer."""
+    record = _record(game=game, player=player, idempotency=idempotency, status=error.status, body=error.payload())
+    try:
+        with transaction.atomic():
+            record.save(force_insert=True)
+    except IntegrityError:
+        _replay_stored(player=player, idempotency=idempotency)  # raises the stored answer's error
+
+
+def _replay_stored(*, player: Player, idempotency: Idempotency) -> MoveOutcome:
+    """The answer stored by the request that took the same key a moment ago."""
+    record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
+    if record is None:  # the unique key was not what failed
+        raise RuntimeError("an integrity error without a stored answer")
+    return _replay(record, idempotency)
 
 
 def _has_played_daily(*, user: Any, day: date) -> bool:

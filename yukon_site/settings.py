@@ -97,8 +97,10 @@ DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
-        # A kept connection is checked before reuse, so a restarted PostgreSQL costs no failed request.
-        conn_health_checks=True,
+        # A kept connection can be checked (one more round trip) before each request reuses it, so
+        # that a restarted PostgreSQL costs no failed request. Off, the one request per process
+        # that meets the dead connection answers 503 (and is retried), and the next reconnects.
+        conn_health_checks=env_bool("DB_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -36,9 +36,7 @@ def _fits_table(relaxed: bool) -> tuple[tuple[int, ...], ...]:
     table = []
     for top in range(52):
         r = RANK[top]
-        table.append(
-            tuple(c for c in range(52) if RANK[c] == r - 1 and (relaxed or RED[c] != RED[top]))
-        )
+        table.append(tuple(c for c in range(52) if RANK[c] == r - 1 and (relaxed or RED[c] != RED[top])))
     return tuple(table)
 
 
@@ -317,15 +315,11 @@ class Game:
             return True
         return False
 
-    def _record(
-        self, src: int, dst: int, count: int, flipped: bool, points: int, card: int, move: Move
-    ) -> MoveResult:
+    def _record(self, src: int, dst: int, count: int, flipped: bool, points: int, card: int, move: Move) -> MoveResult:
         self.history.append((src, dst, count, flipped, points, card))
         self.score += points
         self.moves += 1
-        self.last = result = MoveResult(
-            move, points, CARD_NAMES[self.columns[src][-1]] if flipped else None
-        )
+        self.last = result = MoveResult(move, points, CARD_NAMES[self.columns[src][-1]] if flipped else None)
         return result
 
     # -- views and storage -------------------------------------------------------------------
@@ -338,17 +332,14 @@ class Game:
         return {
             "tableau": tableau,
             "foundations": {
-                SUITS[f]: (CARD_NAMES[f * 13 + top - 1] if top else None)
-                for f, top in enumerate(self.foundations)
+                SUITS[f]: (CARD_NAMES[f * 13 + top - 1] if top else None) for f, top in enumerate(self.foundations)
             },
             "score": self.score,
             "moves": self.moves,
             "undo_available": self.undo_available,
             "legal_moves": [] if won else [m.to_json() for m in self.legal_moves()],
             "status": "won" if won else "playing",
-            "last": None
-            if self.last is None
-            else {"points": self.last.points, "flipped": self.last.flipped},
+            "last": None if self.last is None else {"points": self.last.points, "flipped": self.last.flipped},
         }
 
     def to_state(self) -> dict[str, Any]:
@@ -369,12 +360,21 @@ class Game:
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Game:
+        """The game of :meth:`to_state` (read on every move: a table lookup per card)."""
         if state.get("v") != STATE_VERSION:
             raise ValueError(f"unknown state version: {state.get('v')!r}")
-        layout = [[text[i : i + 2] for i in range(0, len(text), 2)] for text in state["t"]]
-        code = GameCode.parse(state["code"])
-        game = cls.from_layout(layout, code=code)
-        game.foundations = list(state["f"])
+        columns: list[list[int]] = []
+        down: list[int] = []
+        for text in state["t"]:
+            names = [text[i : i + 2] for i in range(0, len(text), 2)]
+            columns.append([_STORED_CARD[name] for name in names])
+            hidden = 0
+            while hidden < len(names) and names[hidden] in _FACE_DOWN:
+                hidden += 1
+            down.append(hidden)
+        if len(columns) != 7:
+            raise ValueError("a stored game has 7 columns")
+        game = cls(GameCode.parse(state["code"]), columns, down, list(state["f"]))
         game.score = state["score"]
         game.moves = state["moves"]
         game.history.extend(
@@ -412,6 +412,14 @@ class Game:
         for n, col in enumerate(view["tableau"], 1):
             lines.append(f"t{n}: " + " ".join(col))
         return "\n".join(lines)
+
+
+# The stored form of a card: its name, in lower case when it lies face down.
+_STORED_CARD: dict[str, int] = {
+    **{name: card for card, name in enumerate(CARD_NAMES)},
+    **{name.lower(): card for card, name in enumerate(CARD_NAMES)},
+}
+_FACE_DOWN = frozenset(name.lower() for name in CARD_NAMES)
 
 
 def _column_index(column: int) -> int:

@@ -124,7 +124,7 @@ def hint(game: Game, *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES
 
 
 def still_winnable(game: Game, *, max_nodes: int = WINNABLE_NODES, max_seconds: float | None = None) -> Answer:
-    """"yes", "no" or "unknown" (budget spent) for the real position of ``game``, hidden cards included.
+    """ "yes", "no" or "unknown" (budget spent) for the real position of ``game``, hidden cards included.
 
     Without ``max_seconds`` the answer depends on the position alone.
     """

@@ -353,7 +353,6 @@ class _Search:
         self.keys[t] = bytes((100 + down[t], *cols[t]))
         return False
 
-
     def undo(self, move: _InternalMove, flipped: bool) -> None:
         cols, down = self.cols, self.down
         kind = move[0]
@@ -532,9 +531,7 @@ class _Search:
                 if frame.move is not None:
                     undo(frame.move, frame.flipped)
                 continue
-            if nodes == limit or (
-                nodes & (_CHECK_EVERY - 1) == 0 and deadline is not None and _clock() > deadline
-            ):
+            if nodes == limit or (nodes & (_CHECK_EVERY - 1) == 0 and deadline is not None and _clock() > deadline):
                 self.nodes = nodes
                 raise _OutOfBudget
             frame.index = index + 1
@@ -862,8 +859,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample is not None:
         rule = Rule.from_letter(args.rule)
         report = sample(
-            rule, args.sample, seed=args.seed, max_seconds=args.budget_seconds,
-            max_nodes=args.budget_nodes, progress=args.verbose,
+            rule,
+            args.sample,
+            seed=args.seed,
+            max_seconds=args.budget_seconds,
+            max_nodes=args.budget_nodes,
+            progress=args.verbose,
         )
         print(f"budget {args.budget_seconds:g} s / {args.budget_nodes:,} nodes per deal, seed {args.seed}")
         print("\n".join(report.lines()))

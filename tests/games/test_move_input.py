@@ -1,0 +1,78 @@
+"""The move path reads well-formed bodies itself: it must agree with the serializers on every body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rest_framework.exceptions import ValidationError
+
+from games.serializers import MovePlaySerializer, UndoSerializer, move_play_input, seq_input
+
+
+def _by_serializer(data: Any) -> tuple[dict[str, Any], int | None] | str:
+    serializer = MovePlaySerializer(data=data)
+    if not serializer.is_valid():
+        return "invalid"
+    return serializer.move_json(), serializer.validated_data.get("seq")
+
+
+def _by_shortcut(data: Any) -> tuple[dict[str, Any], int | None] | str:
+    try:
+        return move_play_input(data)
+    except ValidationError:
+        return "invalid"
+
+
+def _seq_by_serializer(data: Any) -> int | None | str:
+    serializer = UndoSerializer(data=data)
+    return serializer.validated_data.get("seq") if serializer.is_valid() else "invalid"
+
+
+def _seq_by_shortcut(data: Any) -> int | None | str:
+    try:
+        return seq_input(data)
+    except ValidationError:
+        return "invalid"
+
+
+BODIES = [
+    {"from": "t3", "card": "7H", "to": "t5", "seq": 4},
+    {"from": "t3", "to": "f"},
+    {"from": "t3", "card": None, "to": "auto", "seq": None},
+    {"from": " t3", "to": "t5"},
+    {"from": "t3\x00", "to": "t5"},
+    {"from": "", "to": "t5"},
+    {"from": "t3", "to": "t5", "seq": -1},
+    {"from": "t3", "to": "t5", "seq": 2**31},
+    {"from": "t3", "to": "t5", "seq": True},
+    {"from": "t3", "to": "t5", "seq": "4"},
+    {"from": "t3", "to": "t5", "seq": 4.0},
+    {"from": 3, "to": "t5"},
+    {"from": "t3", "to": "t5", "extra": 1},
+    {"from": "t3xxxxxxx", "to": "t5"},
+    {"to": "t5"},
+    {},
+    [],
+    "t3>t5",
+    None,
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_the_move_shortcut_agrees_with_the_serializer(body):
+    assert _by_shortcut(body) == _by_serializer(body)
+
+
+_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 2**32), st.floats(allow_nan=False), st.text(max_size=10)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.sampled_from(["from", "card", "to", "seq", "other"]), _values))
+def test_the_shortcuts_agree_with_the_serializers_on_any_body(body):
+    assert _by_shortcut(body) == _by_serializer(body)
+    assert _seq_by_shortcut(body) == _seq_by_serializer(body)
