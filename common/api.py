@@ -9,7 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .throttles import throttle_waits
+from .authentication import remember_token_entry, request_token, token_cache_key
+from .throttles import NOT_READ, count_ahead, throttle_waits
 
 
 class ApiView(APIView):
@@ -22,6 +23,15 @@ class ApiView(APIView):
         if "HTTP_AUTHORIZATION" not in request.META:
             get_token(request._request)
         return super().finalize_response(request, response, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # A token client's account (cached) and its rate-limit counters: one round trip to Redis.
+        token = request_token(request)
+        if token is not None:
+            entry = count_ahead(self.get_throttles(), request, self, read=token_cache_key(token))
+            if entry is not NOT_READ:
+                remember_token_entry(request, entry)
+        super().initial(request, *args, **kwargs)
 
     def check_throttles(self, request: Request) -> None:
         # All of a request's limits count in one round trip (DRF would ask each in turn).

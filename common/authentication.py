@@ -38,20 +38,43 @@ _REVOKED_SECONDS = 10 * TOKEN_CACHE_SECONDS
 _USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
 
 
-def _cache_key(token_key: str) -> str:
-    # The token itself is a secret: the cache sees only a digest of it.
-    return "auth:token:" + hashlib.sha256(token_key.encode()).hexdigest()[:40]
+def token_digest(token_key: str) -> str:
+    """What the cache and the rate limits see of a token (the token itself is a secret)."""
+    return hashlib.sha256(token_key.encode()).hexdigest()[:40]
+
+
+def token_cache_key(token_key: str) -> str:
+    return "auth:token:" + token_digest(token_key)
+
+
+def request_token(request: Request) -> str | None:
+    """The well-formed token of ``Authorization: Token <key>``, or None."""
+    header = request._request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _, key = header.partition(" ")
+    return key if scheme.lower() == "token" and _KEY.fullmatch(key) else None
+
+
+_ENTRY = "_yukon_token_entry"  # on the Django request: the cache entry read ahead (ApiView.initial)
+
+
+def remember_token_entry(request: Request, entry: Any) -> None:
+    setattr(request._request, _ENTRY, entry)
 
 
 class StrictTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``; a malformed key is refused before it reaches the database,
-    and a known one is answered from the cache."""
+    and a known one is answered from the cache (read ahead, with the rate-limit counters)."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        self._ahead = getattr(request._request, _ENTRY, _ENTRY)
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if not _KEY.fullmatch(key):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        name = _cache_key(key)
-        entry = cache.get(name)
+        name = token_cache_key(key)
+        ahead = getattr(self, "_ahead", _ENTRY)
+        entry = cache.get(name) if ahead is _ENTRY else ahead
         if entry == _REVOKED:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if entry is None:
@@ -68,14 +91,14 @@ class StrictTokenAuthentication(TokenAuthentication):
 
 
 def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
-    cache.set(_cache_key(instance.key), _REVOKED, _REVOKED_SECONDS)
+    cache.set(token_cache_key(instance.key), _REVOKED, _REVOKED_SECONDS)
 
 
 def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing the cache holds
     keys = Token.objects.filter(user_id=instance.pk).values_list("key", flat=True)
-    cache.delete_many([_cache_key(key) for key in keys])
+    cache.delete_many([token_cache_key(key) for key in keys])
 
 
 def connect_token_cache_signals() -> None:

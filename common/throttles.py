@@ -23,6 +23,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
+from .authentication import request_token, token_digest
+
 
 class _Throttle(SimpleRateThrottle):
     def __init__(self, scope: str) -> None:
@@ -61,10 +63,17 @@ class _Throttle(SimpleRateThrottle):
 
 
 class PlayerThrottle(_Throttle):
-    """Per account, or per guest session (per IP for a request with neither)."""
+    """Per account, or per guest session (per IP for a request with neither).
+
+    A token client counts by its token, which is its account's one token: so the counter is known
+    before the token is looked up, and both go to Redis in one round trip (``ApiView.initial``).
+    """
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        if request.user and request.user.is_authenticated:
+        token = request_token(request)
+        if token is not None:
+            ident = f"token:{token_digest(token)}"
+        elif request.user and request.user.is_authenticated:
             ident = f"user:{request.user.pk}"
         elif getattr(request, "session", None) is not None and request.session.session_key:
             ident = f"session:{request.session.session_key}"
@@ -89,9 +98,30 @@ class UsernameThrottle(_Throttle):
         return self.key(username.strip().lower()[:150])
 
 
+_COUNTED = "_yukon_counted"  # on the Django request: the counts taken ahead, by counter
+NOT_READ = object()
+
+
+def count_ahead(limits: list[BaseThrottle], request: Request, view: APIView, *, read: str) -> Any:
+    """On Redis: count this request in every limit and read the cache entry ``read``, in one round
+    trip; returns the entry (None if absent), or ``NOT_READ`` on the in-process cache. The counts
+    are kept for :func:`throttle_waits`. Only for limits whose counters need no authentication."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, RedisCache):
+        return NOT_READ
+    counters = [
+        counter for limit in limits if isinstance(limit, _Throttle) and (counter := limit.counter(request, view))
+    ]
+    counts, entry = _count(counters, read=read)
+    setattr(request._request, _COUNTED, dict(zip([name for name, _ in counters], counts, strict=True)))
+    return entry
+
+
 def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) -> list[float]:
-    """Count this request in every limit at once (one round trip to Redis for all of them);
-    returns how long to wait for each limit it goes over (empty: allowed)."""
+    """Count this request in every limit at once (one round trip to Redis for all of them, unless
+    :func:`count_ahead` counted it already); returns how long to wait for each limit it goes over
+    (empty: allowed)."""
+    counted_ahead: dict[str, int] = getattr(request._request, _COUNTED, {})
     waits: list[float] = []
     counted: list[tuple[_Throttle, tuple[str, int]]] = []
     for limit in limits:
@@ -101,26 +131,38 @@ def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) 
         elif (counter := limit.counter(request, view)) is not None:
             counted.append((limit, counter))
     if counted:
-        counts = _count([counter for _, counter in counted])
+        missing = [counter for _, counter in counted if counter[0] not in counted_ahead]
+        if missing:  # not counted ahead (or the window turned in between)
+            counted_ahead = {**counted_ahead, **dict(zip([n for n, _ in missing], _count(missing)[0], strict=True))}
+        counts = [counted_ahead[name] for _, (name, _) in counted]
         for (limit, _), count in zip(counted, counts, strict=True):
             if count > limit.num_requests:
                 waits.append(limit.wait() or 0.0)
     return waits
 
 
-def _count(counters: list[tuple[str, int]]) -> list[int]:
-    """Add one to each counter and return the new values: one round trip to Redis (INCR and
-    EXPIRE NX of each, pipelined), or add() and incr() on the in-process cache of the embedded
-    default."""
+def _count(counters: list[tuple[str, int]], read: str | None = None) -> tuple[list[int], Any]:
+    """Add one to each counter and return the new values (and the cache entry ``read``): one
+    round trip to Redis (GET, then INCR and EXPIRE NX of each counter, pipelined), or add() and
+    incr() on the in-process cache of the embedded default."""
     backend = caches[DEFAULT_CACHE_ALIAS]  # the backend itself (``cache`` is a proxy of it)
     if isinstance(backend, RedisCache):
-        names = [backend.make_and_validate_key(counter) for counter, _ in counters]
-        pipe = backend._cache.get_client(names[0], write=True).pipeline(transaction=False)
-        for name, (_, ttl) in zip(names, counters, strict=True):
+        client = backend._cache.get_client(write=True)
+        pipe = client.pipeline(transaction=False)
+        if read is not None:
+            pipe.get(backend.make_and_validate_key(read))
+        for counter, ttl in counters:
+            name = backend.make_and_validate_key(counter)
             pipe.incr(name)
             pipe.expire(name, ttl, nx=True)
-        return [int(value) for value in pipe.execute()[::2]]
-    return [_count_here(counter, ttl, backend) for counter, ttl in counters]
+        replies = pipe.execute()
+        entry = None
+        if read is not None:
+            raw = replies.pop(0)
+            entry = None if raw is None else backend._cache._serializer.loads(raw)
+        return [int(value) for value in replies[::2]], entry
+    entry = None if read is None else backend.get(read)
+    return [_count_here(counter, ttl, backend) for counter, ttl in counters], entry
 
 
 def _count_here(counter: str, ttl: int, backend: Any) -> int:
