@@ -167,7 +167,7 @@ def _game_change(
         game = store.game_read(game_id=game_id, player=player)
         if game is None:
             raise ApplicationError("not_found", 404)
-        seen = game.moves
+        seen, read_version = game.moves, game.version
         if idempotency is not None:
             record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
             if record is not None:
@@ -185,7 +185,7 @@ def _game_change(
             record = _record(game=game, player=player, idempotency=idempotency, status=200, body=state)
         try:
             saved = store.game_change_save(
-                game=game, read_version=game.version - 1, fields=_changed_fields(engine), log=log, record=record
+                game=game, read_version=read_version, fields=_changed_fields(engine), log=log, record=record
             )
         except IntegrityError:
             # Another request stored the same key first (on another game: the versions differ).
