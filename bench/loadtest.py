@@ -46,6 +46,8 @@ from common.limits import lifted_env  # noqa: E402
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, move and undo requests
     errors: dict[str, int] = field(default_factory=dict)
+    cpu_before: dict[str, float] = field(default_factory=dict)
+    cores: dict[str, float] = field(default_factory=dict)  # CPU cores used, by kind of process
     games: int = 0
     won: int = 0
     counting: bool = False
@@ -198,6 +200,25 @@ async def trivial(url: str, concurrency: int, seconds: float, connector: aiohttp
     return count / (time.perf_counter() - started)
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by the processes of this machine, grouped by what they are."""
+    groups: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        group = next(
+            (name for name in ("gunicorn", "celery", "postgres", "redis", "loadtest") if name in command), "other"
+        )
+        groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return groups
+
+
 async def phase(
     accounts: list[dict[str, str] | None], url: str, seconds: float, connector: aiohttp.BaseConnector, interval: float
 ) -> tuple[Tally, float]:
@@ -213,8 +234,12 @@ async def phase(
     await asyncio.sleep(warmup)
     tally.counting = True
     counted_from = time.perf_counter()
+    tally.cpu_before = cpu_seconds()
     await asyncio.gather(*tasks)
-    return tally, time.perf_counter() - counted_from
+    elapsed = time.perf_counter() - counted_from
+    after = cpu_seconds()
+    tally.cores = {name: (after[name] - tally.cpu_before.get(name, 0.0)) / elapsed for name in after}
+    return tally, elapsed
 
 
 def report(title: str, tally: Tally, elapsed: float) -> float:
@@ -227,10 +252,13 @@ def report(title: str, tally: Tally, elapsed: float) -> float:
         f"loadtest:   moves (incl. undos)      {rate:10,.0f} /s   [{len(lat)} moves in {elapsed:.1f} s, "
         f"{tally.games} games, {tally.won} won]"
     )
-    print(
-        f"loadtest:   latency p50/p95/p99      {q[49] * 1000:6.1f} / {q[94] * 1000:6.1f} / {q[98] * 1000:6.1f} ms"
-    )
+    print(f"loadtest:   latency p50/p95/p99      {q[49] * 1000:6.1f} / {q[94] * 1000:6.1f} / {q[98] * 1000:6.1f} ms")
     print(f"loadtest:   errors                   {errors:10d}      {tally.errors if errors else ''}")
+    busy = sorted(((cores, name) for name, cores in tally.cores.items() if cores >= 0.01), reverse=True)
+    print(
+        "loadtest:   CPU (cores; ms per move) "
+        + ", ".join(f"{name} {cores:.2f}; {cores / rate * 1000 if rate else 0:.2f}" for cores, name in busy)
+    )
     return rate
 
 
