@@ -14,7 +14,9 @@ return ordinary model instances:
   round trip; SQLite gets the same statements in a transaction.
 
 When another request changed the game in between, nothing is written and the caller reads again.
-On PostgreSQL both statements are prepared once per connection, with the parameters sent apart.
+On PostgreSQL both statements are prepared once per connection, with the parameters sent apart;
+they go through psycopg's own cursor (Django's error wrapping kept), so Django's query log does
+not list them.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def game_change_save(
 
 def _fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     """Run ``sql`` and return its first row. On PostgreSQL with the parameters sent apart from the
-    statement (not quoted into it: the game's state is a few kilobytes) and the statement prepared
+    statement (not quoted into it: the game's state is about a kilobyte) and the statement prepared
     once per connection; Django's own cursors do neither (they suit connection poolers)."""
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
