@@ -147,12 +147,14 @@ def _count(counters: list[tuple[str, int]], read: str | None = None) -> tuple[li
     incr() on the in-process cache of the embedded default."""
     backend = caches[DEFAULT_CACHE_ALIAS]  # the backend itself (``cache`` is a proxy of it)
     if isinstance(backend, RedisCache):
+        # make_key, not make_and_validate_key: the names are ours (hashed idents), and the
+        # memcached-style check walks every character of them on every request.
         client = backend._cache.get_client(write=True)
         pipe = client.pipeline(transaction=False)
         if read is not None:
-            pipe.get(backend.make_and_validate_key(read))
+            pipe.get(backend.make_key(read))
         for counter, ttl in counters:
-            name = backend.make_and_validate_key(counter)
+            name = backend.make_key(counter)
             pipe.incr(name)
             pipe.expire(name, ttl, nx=True)
         replies = pipe.execute()

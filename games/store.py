@@ -28,7 +28,7 @@ from typing import Any, cast
 from uuid import UUID
 
 import psycopg
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.db.models import Field, Model
 
 from .models import Game, IdempotencyRecord, MoveLog
@@ -103,9 +103,17 @@ def _fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
             return cast(tuple[Any, ...] | None, cursor.fetchone())
     connection.ensure_connection()
     connection.validate_no_broken_transaction()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
+    with connection.wrap_database_errors, psycopg.RawCursor(connection.connection) as cursor:
+        cursor.execute(_numbered(sql), params, prepare=True)
         return cursor.fetchone()
+
+
+@functools.cache
+def _numbered(sql: str) -> str:
+    """PostgreSQL's own placeholders ($1, $2, ...) for ``%s``: psycopg's raw cursor then sends the
+    statement as it is, instead of rewriting it on every call. (Our statements hold no other %.)"""
+    parts = sql.split("%s")
+    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, start=1))
 
 
 # -- statements ----------------------------------------------------------------------------------
@@ -162,7 +170,15 @@ def _changed_sql(update: str, with_record: bool) -> str:
 # -- values --------------------------------------------------------------------------------------
 
 
+_PLAIN = ((models.IntegerField, int), (models.CharField, str), (models.BooleanField, bool))
+
+
 def _prep(field: Field[Any, Any], value: Any) -> Any:
+    """The database value of ``value``: the field's own conversion, skipped where it changes nothing
+    (a whole number for an integer column, text for a text column)."""
+    for kind, plain in _PLAIN:
+        if type(value) is plain and isinstance(field, kind):
+            return value
     return field.get_db_prep_save(value, connection)
 
 
