@@ -35,9 +35,9 @@ only *sound* reductions, so that "not winnable" is a proof:
 A depth-first search that takes one wrong turn early can spend its whole budget below it, so
 :func:`solve` interleaves: a short plain search, then restarts in a randomly perturbed order
 (short Luby lengths, a fixed seed: the same position gets the same answer for the same node
-budget; the restarts take turns between a slightly shaken order and a nearly random one, which in
-measurements found most of the wins the plain order missed), then the plain search goes on where
-it stopped; only a search that ends without a win is a proof.
+budget; one restart in three shakes the plain order a little, the others so much that it is
+nearly random: in measurements those found most of the wins the plain order missed), then the
+plain search goes on where it stopped; only a search that ends without a win is a proof.
 
 Moves are found on plain lists and turned into engine :class:`Move` values at the end, with loops
 cut out and shortcuts taken (one move to the latest later position of the line it reaches); every
@@ -83,11 +83,11 @@ DEFAULT_MAX_NODES: Final = 2_000_000
 _CHECK_EVERY: Final = 512  # nodes between two looks at the clock
 _FIRST_NODES: Final = 5_000  # the first plain search
 _RESTART_NODES: Final = 150  # times the Luby sequence
-_RESTART_SHARE: Final = 0.7  # of the budget, for the restarts
+_RESTART_SHARE: Final = 0.6  # of the budget, for the restarts
 _MAX_RESTARTS: Final = 200  # when there is no budget at all
 #: The restarts take turns: a little noise (the order of the plain search, shaken), and so much
 #: that the order is almost random (in measurements most of the wins a 2 s budget missed).
-_NOISES: Final = (25.0, 150.0)
+_NOISES: Final = (25.0, 150.0, 150.0)
 #: Budgets and reported times are seconds of CPU time of this process: a busy machine (other
 #: processes on the same cores) does not eat into a search's budget or change its answer.
 _clock: Final = time.process_time
