@@ -17,6 +17,10 @@ and undo requests and the error count:
   second in all; 520 by default: 64 players each moving every 123 ms). With players that never
   pause, latency is only players / throughput (Little's law: 128 ms at 500 moves/s for 64
   players), so the latency goal (p99 < 50 ms at >= 500 moves/s) is measured at that pace.
+
+Each phase also prints the CPU that each kind of process used (from /proc, so on this machine
+only, and the CPU of a process that ended during the phase, such as a database connection
+closed after ``DB_CONN_MAX_AGE``, is missing). Run it on an otherwise quiet machine.
 """
 
 from __future__ import annotations
