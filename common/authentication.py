@@ -22,7 +22,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.authentication import SessionScheme
 from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -48,10 +48,13 @@ def token_cache_key(token_key: str) -> str:
 
 
 def request_token(request: Request) -> str | None:
-    """The well-formed token of ``Authorization: Token <key>``, or None."""
-    header = request._request.META.get("HTTP_AUTHORIZATION", "")
-    scheme, _, key = header.partition(" ")
-    return key if scheme.lower() == "token" and _KEY.fullmatch(key) else None
+    """The well-formed token of ``Authorization: Token <key>`` (read as DRF's token
+    authentication reads it), or None."""
+    words = get_authorization_header(request).split()
+    if len(words) != 2 or words[0].lower() != TokenAuthentication.keyword.lower().encode():
+        return None
+    key = words[1].decode("latin-1")
+    return key if _KEY.fullmatch(key) else None
 
 
 _ENTRY = "_yukon_token_entry"  # on the Django request: the cache entry read ahead (ApiView.initial)

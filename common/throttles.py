@@ -42,7 +42,9 @@ class _Throttle(SimpleRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
     def allow_request(self, request: Request, view: APIView) -> bool:
-        return not throttle_waits([self], request, view)
+        # This limit alone (ApiView counts all of a request's limits at once instead).
+        counted, _ = _count_limits([self], request, view)
+        return all(count <= self.num_requests for _, count in counted)
 
     def counter(self, request: Request, view: APIView) -> tuple[str, int] | None:
         """The counter of this request's window and its lifetime, or None when not limited."""
@@ -98,22 +100,18 @@ class UsernameThrottle(_Throttle):
         return self.key(username.strip().lower()[:150])
 
 
-_COUNTED = "_yukon_counted"  # on the Django request: the counts taken ahead, by counter
+_COUNTED = "_yukon_counted"  # on the Django request: the limits counted ahead, with their counts
 NOT_READ = object()
 
 
 def count_ahead(limits: list[BaseThrottle], request: Request, view: APIView, *, read: str) -> Any:
     """On Redis: count this request in every limit and read the cache entry ``read``, in one round
-    trip; returns the entry (None if absent), or ``NOT_READ`` on the in-process cache. The counts
-    are kept for :func:`throttle_waits`. Only for limits whose counters need no authentication."""
-    backend = caches[DEFAULT_CACHE_ALIAS]
-    if not isinstance(backend, RedisCache):
+    trip; returns the entry (None if absent), or ``NOT_READ`` on the in-process cache. The counted
+    limits are kept for :func:`throttle_waits`. Only for limits whose counters need no authentication."""
+    if not isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache):
         return NOT_READ
-    counters = [
-        counter for limit in limits if isinstance(limit, _Throttle) and (counter := limit.counter(request, view))
-    ]
-    counts, entry = _count(counters, read=read)
-    setattr(request._request, _COUNTED, dict(zip([name for name, _ in counters], counts, strict=True)))
+    counted, entry = _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, view, read)
+    setattr(request._request, _COUNTED, counted)
     return entry
 
 
@@ -121,24 +119,26 @@ def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) 
     """Count this request in every limit at once (one round trip to Redis for all of them, unless
     :func:`count_ahead` counted it already); returns how long to wait for each limit it goes over
     (empty: allowed)."""
-    counted_ahead: dict[str, int] = getattr(request._request, _COUNTED, {})
-    waits: list[float] = []
-    counted: list[tuple[_Throttle, tuple[str, int]]] = []
-    for limit in limits:
-        if not isinstance(limit, _Throttle):
-            if not limit.allow_request(request, view):
-                waits.append(limit.wait() or 0.0)
-        elif (counter := limit.counter(request, view)) is not None:
-            counted.append((limit, counter))
-    if counted:
-        missing = [counter for _, counter in counted if counter[0] not in counted_ahead]
-        if missing:  # not counted ahead (or the window turned in between)
-            counted_ahead = {**counted_ahead, **dict(zip([n for n, _ in missing], _count(missing)[0], strict=True))}
-        counts = [counted_ahead[name] for _, (name, _) in counted]
-        for (limit, _), count in zip(counted, counts, strict=True):
-            if count > limit.num_requests:
-                waits.append(limit.wait() or 0.0)
-    return waits
+    waits = [
+        limit.wait() or 0.0
+        for limit in limits
+        if not isinstance(limit, _Throttle) and not limit.allow_request(request, view)
+    ]
+    counted = getattr(request._request, _COUNTED, None)
+    if counted is None:
+        counted, _ = _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, view)
+    return waits + [limit.wait() or 0.0 for limit, count in counted if count > limit.num_requests]
+
+
+def _count_limits(
+    limits: list[_Throttle], request: Request, view: APIView, read: str | None = None
+) -> tuple[list[tuple[_Throttle, int]], Any]:
+    """Each limit that applies to the request with its new count, and the cache entry ``read``."""
+    applying = [(limit, counter) for limit in limits if (counter := limit.counter(request, view)) is not None]
+    if not applying and read is None:
+        return [], None
+    counts, entry = _count([counter for _, counter in applying], read=read)
+    return [(limit, count) for (limit, _), count in zip(applying, counts, strict=True)], entry
 
 
 def _count(counters: list[tuple[str, int]], read: str | None = None) -> tuple[list[int], Any]:
