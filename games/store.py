@@ -50,7 +50,7 @@ def game_read(*, game_id: UUID, player: Player) -> Game | None:
     row = _fetchone(_game_select(owner_sql), [_prep(Game._meta.pk, game_id), *owner_params])
     if row is None:
         return None
-    return _from_row(Game, _GAME_FIELDS, row)
+    return _from_row(Game, row)
 
 
 def game_change_save(
@@ -63,9 +63,11 @@ def game_change_save(
 ) -> bool:
     """Write ``fields`` of ``game`` (its ``version`` goes up by one), ``log`` and ``record``, all or
     nothing, if the game's row is still at ``read_version``; returns whether it was."""
+    postgres = connection.vendor == "postgresql"
     game_fields = [Game._meta.get_field(name) for name in fields if name != "version"]
-    log_fields = _insert_fields(MoveLog)
-    record_fields = _insert_fields(IdempotencyRecord) if record is not None else ()
+    # On PostgreSQL the inserts take the game's id from the updated row (no parameter of their own).
+    log_fields = _insert_fields(MoveLog, with_game=not postgres)
+    record_fields = _insert_fields(IdempotencyRecord, with_game=not postgres) if record is not None else ()
     update_params = [_prep(field, getattr(game, field.attname)) for field in game_fields]
     where_params = [_prep(Game._meta.pk, game.pk), read_version]
     log_params = [_prep(field, getattr(log, field.attname)) for field in log_fields]
@@ -73,10 +75,7 @@ def game_change_save(
     update = _update_sql(tuple(field.column for field in game_fields))
     # A refused write must not spoil a transaction around it (tests, or a caller's own).
     guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
-    if connection.vendor == "postgresql":
-        # The inserts take the game's id from the updated row (no parameter of their own).
-        log_params = [p for f, p in zip(log_fields, log_params, strict=True) if f.attname != "game_id"]
-        record_params = [p for f, p in zip(record_fields, record_params, strict=True) if f.attname != "game_id"]
+    if postgres:
         with guard:
             row = _fetchone(
                 _changed_sql(update, record is not None), [*update_params, *where_params, *log_params, *record_params]
@@ -140,8 +139,14 @@ def _update_sql(columns: tuple[str, ...]) -> str:
     )
 
 
-def _insert_fields(model: type[Model]) -> tuple[Field[Any, Any], ...]:
-    return tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+@functools.cache
+def _insert_fields(model: type[Model], *, with_game: bool = True) -> tuple[Field[Any, Any], ...]:
+    """The columns an insert of ``model`` names (all but its own id; ``game_id`` only if asked)."""
+    return tuple(
+        field
+        for field in model._meta.concrete_fields
+        if not field.primary_key and (with_game or field.attname != "game_id")
+    )
 
 
 @functools.cache
@@ -156,10 +161,11 @@ def _changed_sql(update: str, with_record: bool) -> str:
     """PostgreSQL: the update, then the inserts only if the update found the row, in one statement."""
 
     def insert_from_changed(model: type[Model]) -> str:
-        fields = _insert_fields(model)
+        fields = _insert_fields(model, with_game=False)
         columns = ", ".join(_q(field.column) for field in fields)
-        values = ", ".join("changed.id" if field.attname == "game_id" else "%s" for field in fields)
-        return f"INSERT INTO {_q(model._meta.db_table)} ({columns}) SELECT {values} FROM changed"
+        values = ", ".join(["%s"] * len(fields))
+        table = _q(model._meta.db_table)
+        return f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
 
     parts = [f"changed AS ({update} RETURNING {_q('id')} AS id)", f"logged AS ({insert_from_changed(MoveLog)})"]
     if with_record:
@@ -182,12 +188,13 @@ def _prep(field: Field[Any, Any], value: Any) -> Any:
     return field.get_db_prep_save(value, connection)
 
 
-def _from_row(model: type[Model], fields: Sequence[Field[Any, Any]], row: Sequence[Any]) -> Any:
-    """A model instance from a row, converted as the ORM would (``from_db_value`` and the backend's own)."""
+def _from_row(model: type[Model], row: Sequence[Any]) -> Any:
+    """A model instance from a row of all its columns, converted as the ORM would (``from_db_value``
+    and the backend's own)."""
     values = list(row)
     for index, convert in _converters(model, connection.vendor):
         values[index] = convert(values[index])
-    return model.from_db(connection.alias, [field.attname for field in fields], values)
+    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
 
 
 @functools.cache
