@@ -64,6 +64,17 @@ def remember_token_entry(request: Request, entry: Any) -> None:
     setattr(request._request, _ENTRY, entry)
 
 
+def cached_account(entry: Any) -> Any:
+    """The account a token's cache entry describes, or None when there is no entry or it says
+    the token was revoked. (The account may be inactive: the caller checks.)"""
+    if entry is None or entry == _REVOKED:
+        return None
+    model = get_user_model()
+    # from_db takes the values in the model's field order; the fields not given stay deferred.
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in entry]
+    return model.from_db(DEFAULT_DB_ALIAS, names, [entry[name] for name in names])
+
+
 class StrictTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``; a malformed key is refused before it reaches the database,
     and a known one is answered from the cache (read ahead, with the rate-limit counters)."""
@@ -84,10 +95,7 @@ class StrictTokenAuthentication(TokenAuthentication):
             user, token = super().authenticate_credentials(key)
             cache.add(name, {field: getattr(user, field) for field in _USER_FIELDS}, TOKEN_CACHE_SECONDS)
             return user, token
-        model = get_user_model()
-        # from_db takes the values in the model's field order; the fields not given stay deferred.
-        names = [f.attname for f in model._meta.concrete_fields if f.attname in entry]
-        user = model.from_db(DEFAULT_DB_ALIAS, names, [entry[name] for name in names])
+        user = cached_account(entry)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return user, Token(key=key, user=user)

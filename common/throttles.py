@@ -100,6 +100,7 @@ class UsernameThrottle(_Throttle):
         return self.key(username.strip().lower()[:150])
 
 
+Counted = list[tuple["_Throttle", int]]  # each limit that applies, with its new count
 _COUNTED = "_yukon_counted"  # on the Django request: the limits counted ahead, with their counts
 NOT_READ = object()
 
@@ -111,6 +112,34 @@ def count_ahead(limits: list[BaseThrottle], request: Request, view: APIView, *, 
     if not isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache):
         return NOT_READ
     counted, entry = _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, view, read)
+    setattr(request._request, _COUNTED, counted)
+    return entry
+
+
+def count_with_entry(limits: list[BaseThrottle], request: Request, *, read: str) -> tuple[Counted, Any]:
+    """Count this request in every limit and read the cache entry ``read`` (None if absent): one
+    round trip to Redis (or the in-process cache). For a caller outside DRF's views
+    (``games.fast_moves``), which hands the result on with :data:`HANDED_OVER` if Django answers."""
+    return _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, None, read)
+
+
+def over_limit(counted: Counted) -> bool:
+    return any(count > limit.num_requests for limit, count in counted)
+
+
+# In the WSGI environ of a request that ``games.fast_moves`` counted and then left to Django:
+# ``(counted, token cache entry)``, so that nothing counts twice. (A client cannot set an environ
+# key without the ``HTTP_`` prefix.)
+HANDED_OVER = "yukon.counted"
+
+
+def take_handed_over(request: Request) -> Any:
+    """The token entry read with the limits that ``games.fast_moves`` counted (which are kept for
+    :func:`throttle_waits`), or ``NOT_READ`` when it counted nothing."""
+    handed = request._request.META.pop(HANDED_OVER, None)
+    if handed is None:
+        return NOT_READ
+    counted, entry = handed
     setattr(request._request, _COUNTED, counted)
     return entry
 
@@ -131,8 +160,8 @@ def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) 
 
 
 def _count_limits(
-    limits: list[_Throttle], request: Request, view: APIView, read: str | None = None
-) -> tuple[list[tuple[_Throttle, int]], Any]:
+    limits: list[_Throttle], request: Request, view: APIView | None, read: str | None = None
+) -> tuple[Counted, Any]:
     """Each limit that applies to the request with its new count, and the cache entry ``read``."""
     applying = [(limit, counter) for limit in limits if (counter := limit.counter(request, view)) is not None]
     if not applying and read is None:

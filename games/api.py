@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 from uuid import UUID
 
 from django.utils import timezone
@@ -70,6 +71,16 @@ def _idempotency(request: Request) -> services.Idempotency | None:
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApplicationError("bad_idempotency_key", 400)
     return services.Idempotency.of(key=key, method=request.method or "", path=request.path, body=request.data)
+
+
+def play_input(data: Any) -> tuple[Move, int | None]:
+    """The move and ``seq`` of a move request's body (DRF's ValidationError, or 400 ``bad_move``)."""
+    move_json, seq = move_play_input(data)
+    try:
+        return Move.from_json(move_json), seq
+    except BadMove as exc:
+        reason = str(exc)
+        raise ApplicationError("bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason)) from None
 
 
 def _state_response(outcome: services.MoveOutcome) -> Response:
@@ -154,14 +165,7 @@ class GameMovesApi(ApiView, GenericAPIView):
         responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        move_json, seq = move_play_input(request.data)
-        try:
-            move = Move.from_json(move_json)
-        except BadMove as exc:
-            reason = str(exc)
-            raise ApplicationError(
-                "bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason)
-            ) from None
+        move, seq = play_input(request.data)
         outcome = services.game_play(
             game_id=game_id,
             player=player_of(request),
