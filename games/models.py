@@ -110,7 +110,9 @@ class DailyDeal(models.Model):
 class MoveLog(models.Model):
     """One accepted move or undo. ``seq`` is the move counter after it (1, 2, ...)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    # No index of its own: the unique (game, seq) below serves every lookup by game, and one index
+    # fewer is one write fewer per move.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
     seq = models.PositiveIntegerField()
     move = models.CharField(max_length=24)  # str(Move), e.g. "t3:7H>t5", or "undo"
     points = models.IntegerField()
