@@ -22,6 +22,9 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # (json.loads would make one per call)
+
+
 class SafeJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -29,7 +32,7 @@ class SafeJSONParser(JSONParser):
         if len(raw) > MAX_BODY_BYTES:
             raise PayloadTooLarge()
         try:
-            return json.loads(raw.decode(encoding), parse_constant=_refuse_constant)
+            return _DECODER.decode(raw.decode(encoding))
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
         except (ValueError, LookupError) as exc:

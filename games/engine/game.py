@@ -14,6 +14,7 @@ games.engine.errors.IllegalMove: card_not_available: That card is not face up in
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -384,7 +385,7 @@ class Game:
             )
         else:
             text = state["h"]
-            game.history.extend(_history_entry(text[i : i + 6]) for i in range(0, len(text), 6))
+            game.history.extend(map(_history_entry, [text[i : i + 6] for i in range(0, len(text), 6)]))
         last = state.get("last")
         game.last = None if last is None else MoveResult(None, last[0], last[1])
         return game
@@ -428,11 +429,15 @@ _DIGIT_VALUE = {digit: value for value, digit in enumerate(_DIGITS)}
 _POINTS_OFFSET = 32
 
 
+# Both are cached (bounded): histories repeat the same entries, and every move reads and writes a
+# whole history.
+@functools.lru_cache(maxsize=8192)
 def _history_text(entry: tuple[int, int, int, bool, int, int]) -> str:
     src, dst, count, flipped, points, card = entry
     return "".join(_DIGITS[v] for v in (src, dst, count, 1 if flipped else 0, points + _POINTS_OFFSET, card))
 
 
+@functools.lru_cache(maxsize=8192)
 def _history_entry(text: str) -> tuple[int, int, int, bool, int, int]:
     src, dst, count, flipped, points, card = (_DIGIT_VALUE[digit] for digit in text)
     return src, dst, count, flipped == 1, points - _POINTS_OFFSET, card
