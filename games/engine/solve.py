@@ -32,6 +32,24 @@ only *sound* reductions, so that "not winnable" is a proof:
   look is skipped (never unsound) after moves that measurably never lock anything: moves up,
   take-backs, and moves that empty a column.
 
+* **The same group is not moved twice in a row**: after a move of a group from column ``A`` to
+  ``B`` that turned no card up and sent no card up, the search does not move that group again
+  (to ``A``: the position before; to ``C``: the position the move ``A`` to ``C`` gives from the
+  position before, which that position tries itself, and, its moves tried before it is left,
+  reaches unless a win was found first). Such a position is never missed: if the position
+  before was entered the same way, the argument goes one step further up the path, at last to
+  a position that tries the move.
+* **Lost positions are remembered** across the searches of one :func:`solve`: a position
+  entered with a card turned up, whose search below ends without a win, is lost, and so is
+  every position expanded below it. Sound because no card ever turns face down again: every
+  position reachable from it has fewer face-down cards than every position on the path above
+  it, so none of them is on that path, and when its search ends each of them has been expanded
+  (every move tried, in this search: below it or before it), found dead, or proven lost before;
+  none was won. (The group rule above only ever leaves out a position its path's parent tries;
+  that parent has as many face-down cards as the position, so is not on the path above either.)
+  Positions reachable from a lost one are lost. The restarts (below) both use and add to this
+  knowledge, so their work counts towards the proof and they do not search known lost ground.
+
 A depth-first search that takes one wrong turn early can spend its whole budget below it, so
 :func:`solve` interleaves: a short plain search, then restarts in a randomly perturbed order
 (short Luby lengths, a fixed seed: the same position gets the same answer for the same node
@@ -272,7 +290,7 @@ class _OutOfBudget(Exception):
 class _Frame:
     """One position on the search path: its moves, the next to try, how it was entered."""
 
-    __slots__ = ("todo", "index", "made", "move", "flipped")
+    __slots__ = ("todo", "index", "made", "move", "flipped", "proves")
 
     def __init__(
         self,
@@ -280,12 +298,16 @@ class _Frame:
         made: list[tuple[_InternalMove, bool]],
         move: _InternalMove | None,
         flipped: bool,
+        proves: int = -1,
     ) -> None:
         self.todo = todo
         self.index = 0
         self.made = made  # the safe foundation moves made on entering
         self.move = move
         self.flipped = flipped
+        # Entered with a card turned up: the length of the search's trail then (else -1). Done
+        # without a win, this position and every one expanded below it are lost (module doc).
+        self.proves = proves
 
 
 class _Search:
@@ -311,6 +333,7 @@ class _Search:
         self.rng = rng  # None: the plain order; else each move's priority gets up to ``noise`` at random
         self.noise = noise
         self.stack: list[_Frame] | None = None  # the search path, kept between calls of run()
+        self.trail: list[bytes] = []  # the positions expanded, for the proofs of lost (see _Frame)
         self.root_autos: list[_InternalMove] = []
         # position -> the deadlock check's answer, shared by the searches of one solve()
         self.deadlocks: dict[bytes, bool] = {} if deadlocks is None else deadlocks
@@ -404,8 +427,13 @@ class _Search:
         return made
 
     # -- move generation --------------------------------------------------------------------
-    def moves(self) -> list[_InternalMove]:
-        """The moves worth trying here, most promising first."""
+    def moves(self, group: int = -1) -> list[_InternalMove]:
+        """The moves worth trying here, most promising first.
+
+        ``group`` (column * 64 + index, or -1) is the group the last move put there, when that
+        move turned no card up and no card went up after it: it is not moved again (see the
+        module doc).
+        """
         cols, down, fnd, parents, children = self.cols, self.down, self.fnd, self.parents, self.children
         ends = [-1] * 52  # card -> the column it ends
         where = [-1] * 52  # face-up card -> column * 64 + index
@@ -463,7 +491,7 @@ class _Search:
                 if s == t:
                     continue
                 n = len(cols[s])
-                if n - i > GROUP_LIMIT:
+                if n - i > GROUP_LIMIT or w == group:
                     continue
                 value = prio(s, i)
                 if needed[target] and i != down[s]:
@@ -472,7 +500,7 @@ class _Search:
         if empty >= 0:
             for king in (12, 25, 38, 51):
                 w = where[king]
-                if w > 0 and w & 63 > 0:  # face up and not already at the bottom of its column
+                if w > 0 and w & 63 > 0 and w != group:  # face up, not at the bottom of its column
                     s, i = w >> 6, w & 63
                     n = len(cols[s])
                     if n - i <= GROUP_LIMIT:
@@ -524,12 +552,18 @@ class _Search:
         apply, undo, autos, key, moves = self.apply, self.undo, self.autos, self.key, self.moves
         cols, fnd, safe = self.cols, self.fnd, self.safe
         verdicts = self.deadlocks
+        trail = self.trail
         while stack:
             frame = stack[-1]
             todo = frame.todo
             index = frame.index
             if index >= len(todo):
                 stack.pop()
+                start = frame.proves
+                if start >= 0:  # lost, for every search of this solve()
+                    for gone in trail[start:]:
+                        verdicts[gone] = True
+                    del trail[start:]
                 for m, f in reversed(frame.made):
                     undo(m, f)
                 if frame.move is not None:
@@ -578,18 +612,22 @@ class _Search:
             # Only a move between columns that leaves a card behind is worth a new look: a move up
             # covers nothing, and in measurements a take-back or a move that empties a column never
             # locked what was free (a look is only ever skipped, which costs no soundness).
-            if kind == _TABLEAU and cols[move[1]]:
-                dead = verdicts.get(k)
-                if dead is None:
-                    dead = verdicts[k] = _deadlocked(cols, self.down, fnd, self.relaxed)
-            else:
-                dead = False
+            dead = verdicts.get(k)
+            if dead is None and kind == _TABLEAU and cols[move[1]]:
+                dead = verdicts[k] = _deadlocked(cols, self.down, fnd, self.relaxed)
             if dead:
                 for m, f in reversed(made):
                     undo(m, f)
                 undo(move, flipped)
                 continue
-            stack.append(_Frame(moves(), made, move, flipped))
+            trail.append(k)
+            if flipped or any(f for _, f in made):
+                stack.append(_Frame(moves(), made, move, flipped, len(trail) - 1))
+            elif kind == _TABLEAU and not made:
+                t = move[3]
+                stack.append(_Frame(moves(t * 64 + len(cols[t]) - move[4]), made, move, False))
+            else:
+                stack.append(_Frame(moves(), made, move, False))
         self.nodes = nodes
         return None
 

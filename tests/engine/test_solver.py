@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from games.engine import FOUNDATION, Game, Move, Rule
+from games.engine import solve as solve_module
+from games.engine.codes import GameCode
 from games.engine.hint import hint, still_winnable
 from games.engine.solve import SolveResult, Verdict, is_deadlocked, solve, wilson
 
@@ -234,7 +236,10 @@ def test_wilson_interval_brackets_the_share() -> None:
 def test_cli_prints_the_verdict_and_the_moves() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "games.engine.solve", "YU1-C-AAAAAAB"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("YU1-C-AAAAAAB: winnable")
@@ -244,7 +249,55 @@ def test_cli_prints_the_verdict_and_the_moves() -> None:
 def test_cli_sample_prints_shares_with_intervals() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "games.engine.solve", "--sample", "3", "--rule", "R", "--budget-seconds", "1"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert "relaxed: 3 random deals" in out.stdout and "95 % CI" in out.stdout and "median" in out.stdout
+
+
+# -- the reductions never turn a winnable position into a lost one ----------------------------
+def verdict_of_one_plain_search(game: Game) -> Verdict:
+    """One depth-first search, no restarts: nothing proven lost is carried from one search to the next."""
+    line = solve_module._Search(game).run(None, None)
+    return Verdict.NOT_WINNABLE if line is None else Verdict.WINNABLE
+
+
+@pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
+def test_remembered_lost_positions_and_the_group_rule_change_no_verdict(
+    rule: Rule, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many tiny restarts, so that the positions one search proves lost are used by the next: the
+    verdicts are those of one plain search, and those of a search that moves a group twice."""
+    rng = random.Random(11)
+    positions = [small_position(rng, rule, rng.randrange(25, 36)) for _ in range(60)]
+    with_group_rule = [verdict_of_one_plain_search(game) for game in positions]
+    original_moves = solve_module._Search.moves
+    monkeypatch.setattr(solve_module._Search, "moves", lambda self, group=-1: original_moves(self))
+    without_group_rule = [verdict_of_one_plain_search(game) for game in positions]
+    monkeypatch.undo()
+    assert with_group_rule == without_group_rule
+    assert Verdict.WINNABLE in with_group_rule
+    assert rule is Rule.RELAXED or Verdict.NOT_WINNABLE in with_group_rule
+    monkeypatch.setattr(solve_module, "_FIRST_NODES", 20)
+    monkeypatch.setattr(solve_module, "_RESTART_NODES", 5)
+    for game, expected in zip(positions, with_group_rule, strict=True):
+        result = solve(game, max_seconds=None, max_nodes=None)
+        assert result.verdict is expected, game.to_state()
+
+
+def test_deals_keep_their_verdicts_without_the_remembered_lost_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random deals, solved with and without carrying lost positions between the searches."""
+    codes = [GameCode(Rule.CLASSIC, number) for number in random.Random(5).sample(range(10**9), 12)]
+    shared = [solve(Game.new(code), max_seconds=None, max_nodes=40_000).verdict for code in codes]
+    monkeypatch.setattr(solve_module, "_Frame", _FrameThatProvesNothing)
+    alone = [solve(Game.new(code), max_seconds=None, max_nodes=40_000).verdict for code in codes]
+    for a, b in zip(shared, alone, strict=True):
+        assert Verdict.UNKNOWN in (a, b) or a is b
+
+
+class _FrameThatProvesNothing(solve_module._Frame):
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args[:4])  # type: ignore[arg-type]
