@@ -1,4 +1,4 @@
-# The one image of the service: web (gunicorn), Celery worker and Celery beat differ only in command.
+# The one image of the service: web (granian, deploy/web.sh), Celery worker and Celery beat differ only in command.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -16,4 +16,4 @@ USER yukon
 
 ENV PATH=/app/.venv/bin:$PATH BIND=0.0.0.0:8000
 EXPOSE 8000
-CMD ["gunicorn", "yukon_site.wsgi", "--config", "deploy/gunicorn.conf.py"]
+CMD ["deploy/web.sh"]

@@ -36,7 +36,7 @@ lint: install
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
 
-# The production processes (gunicorn, Celery worker and beat) on this machine, against the local
+# The production processes (granian web server, Celery worker and beat) on this machine, against the local
 # PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults). See deploy/stack.sh.
 stack: install
 	deploy/stack.sh

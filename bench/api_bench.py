@@ -4,7 +4,7 @@ Starts its own server the way ``make run`` does (``manage.py runserver``, defaul
 fresh SQLite file in a temporary folder) on a free port, registers a player, and plays random
 legal moves (each with its ``seq``) game after game for a fixed time, then stops the server.
 
-    python bench/api_bench.py [--seconds 10] [--server runserver|gunicorn] [--idempotency]
+    python bench/api_bench.py [--seconds 10] [--server runserver|granian] [--idempotency]
 
 ``BENCH_DATABASE_URL`` points it at another database (e.g. PostgreSQL) instead of SQLite.
 Prints figures; asserts nothing but that every move is accepted.
@@ -74,18 +74,20 @@ class Client:
 def start_server(kind: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    if kind == "gunicorn":
+    if kind == "granian":
         command = [
-            python,
-            "-m",
-            "gunicorn",
-            "yukon_site.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "-w",
+            str(Path(python).parent / "granian"),
+            "--interface",
+            "wsgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
             "2",
             "--log-level",
             "warning",
+            "yukon_site.wsgi:application",
         ]
     else:
         command = [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
@@ -151,7 +153,7 @@ def play(client: Client, seconds: float, idempotency: bool) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--server", choices=["runserver", "gunicorn"], default="runserver")
+    parser.add_argument("--server", choices=["runserver", "granian"], default="runserver")
     parser.add_argument("--idempotency", action="store_true", help="send an Idempotency-Key with every move")
     args, _ = parser.parse_known_args()
 

@@ -2,7 +2,7 @@
 
     python bench/loadtest.py [--players 64] [--seconds 30] [--rate 520] [--url http://127.0.0.1:8000]
 
-Without ``--url`` it starts its own stack (deploy/stack.sh: gunicorn, Celery worker and beat on
+Without ``--url`` it starts its own stack (deploy/stack.sh: granian, Celery worker and beat on
 PostgreSQL and Redis, database ``yukon_load``) on a free port and stops it afterwards. Each player
 registers, then plays games: new game, moves picked from the server's ``legal_moves`` (foundation
 moves and flips first, else random), an undo now and then, a new game when stuck or won.
@@ -289,7 +289,7 @@ def cpu_seconds() -> dict[str, float]:
         except OSError:
             continue
         group = next(
-            (name for name in ("gunicorn", "celery", "postgres", "redis", "loadtest") if name in command), "other"
+            (name for name in ("granian", "celery", "postgres", "redis", "loadtest") if name in command), "other"
         )
         groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return groups
@@ -372,7 +372,7 @@ def main() -> None:
         "--rate", type=float, default=520, help="moves per second of all players in the paced phase (0: no paced phase)"
     )
     parser.add_argument("--url", help="an already running stack; default: start one")
-    parser.add_argument("--web-workers", type=int, help="gunicorn processes of the stack it starts")
+    parser.add_argument("--web-workers", type=int, help="web processes of the stack it starts")
     parser.add_argument("--force-close", action="store_true", help="a new connection per request")
     args = parser.parse_args()
     stack = None

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make stack`: the production processes (gunicorn, Celery worker, Celery beat) from the Procfile,
+# `make stack`: the production processes (granian, Celery worker, Celery beat) from the Procfile,
 # run by honcho on this machine against the local PostgreSQL and Redis. Plain HTTP on loopback,
 # so HTTPS redirects and secure cookies are off here; everything else is as in production.
 set -euo pipefail
@@ -39,5 +39,5 @@ if url.scheme.startswith("postgres"):
             print(f"created database {name}")
 PY
 .venv/bin/python manage.py migrate --noinput
-echo "serving http://127.0.0.1:$PORT/ (gunicorn), with a Celery worker and beat; Ctrl+C stops all"
+echo "serving http://127.0.0.1:$PORT/ (granian), with a Celery worker and beat; Ctrl+C stops all"
 exec .venv/bin/honcho start -f Procfile "$@"
