@@ -44,7 +44,7 @@ class _Throttle(SimpleRateThrottle):
     def allow_request(self, request: Request, view: APIView) -> bool:
         # This limit alone (ApiView counts all of a request's limits at once instead).
         counted, _ = _count_limits([self], request, view)
-        return all(count <= self.num_requests for _, count in counted)
+        return not over_limit(counted)
 
     def counter(self, request: Request, view: APIView) -> tuple[str, int] | None:
         """The counter of this request's window and its lifetime, or None when not limited."""
@@ -111,7 +111,7 @@ def count_ahead(limits: list[BaseThrottle], request: Request, view: APIView, *, 
     limits are kept for :func:`throttle_waits`. Only for limits whose counters need no authentication."""
     if not isinstance(caches[DEFAULT_CACHE_ALIAS], RedisCache):
         return NOT_READ
-    counted, entry = _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, view, read)
+    counted, entry = count_with_entry(limits, request, read=read)
     setattr(request._request, _COUNTED, counted)
     return entry
 

@@ -11,7 +11,8 @@ functions the full path uses:
   (:func:`common.throttles.count_with_entry`, :func:`common.authentication.cached_account`);
 * the body read by the API's own parser and :func:`games.api.play_input` / ``seq_input``;
 * :mod:`games.services` to play, :class:`common.errors.ApplicationError` answers in the request's
-  language, 503 when a dependency is down (:func:`common.views.service_unavailable`);
+  language, and any other error answered by :class:`common.middleware.ApiErrorMiddleware` (503
+  when a dependency is down);
 * the request id and access line (:mod:`common.observability`), and the headers of Django's own
   security, locale, common and clickjacking middleware, applied to the answer by those middlewares.
 
@@ -26,7 +27,6 @@ checks that both paths give the same answers and headers.
 from __future__ import annotations
 
 import io
-import logging
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -48,18 +48,16 @@ from rest_framework.request import Request
 from common.authentication import cached_account, request_token, token_cache_key
 from common.dependencies import is_dependency_error
 from common.errors import ApplicationError
+from common.middleware import ApiErrorMiddleware
 from common.observability import log_access, request_id_of, request_id_var
 from common.parsers import SafeJSONParser
 from common.throttles import HANDED_OVER, count_with_entry, over_limit, throttles
-from common.views import api_error, service_unavailable
 
 from . import api, services
 from .players import Player
 from .serializers import seq_input
 
 __all__ = ["FastMoves"]
-
-logger = logging.getLogger("yukon.api")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -83,6 +81,7 @@ class FastMoves:
         self._common = CommonMiddleware(_no_response)
         self._locale = LocaleMiddleware(_no_response)
         self._frame = XFrameOptionsMiddleware(_no_response)
+        self._errors = ApiErrorMiddleware(_no_response)
         self._renderer = JSONRenderer()
         self._allow = {"moves": _allowed(api.GameMovesApi), "undo": _allowed(api.GameUndoApi)}
 
@@ -165,12 +164,8 @@ class FastMoves:
             response = self._json(outcome.state, 200)
         except ApplicationError as exc:
             response = self._json(exc.payload(), exc.status)
-        except Exception as exc:  # as common.middleware.ApiErrorMiddleware answers
-            if is_dependency_error(exc):
-                logger.warning("dependency down on %s %s: %s", request.method, request.path, type(exc).__name__)
-                return service_unavailable(request)
-            logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exc)
-            return api_error("server_error", 500)
+        except Exception as exc:
+            return self._errors.process_exception(request, exc)  # 503 for a dependency down, else 500
         response["Allow"] = self._allow[action]
         return response
 

@@ -111,6 +111,12 @@ def both(token: str, twins: tuple[str, str], action: str, body: Any, **headers: 
     return fast, slow
 
 
+def move(token: str, game_id: str) -> Answer:
+    """A move from t7 to t2 in ``game_id``, sent through the service's application."""
+    path, auth = f"/api/v1/games/{game_id}/moves", f"Token {token}"
+    return send(application, "POST", path, {"from": "t7", "to": "t2"}, Authorization=auth)
+
+
 def assert_alike(fast: Answer, slow: Answer, twins: tuple[str, str]) -> None:
     assert fast.status_code == slow.status_code, (fast.content, slow.content)
     fast_body, slow_body = fast.json(), slow.json()
@@ -160,13 +166,7 @@ def test_refusals_are_the_same_in_the_request_s_language(token, twins, action, b
 def test_a_game_of_someone_else_or_none_at_all_is_not_found(token, twins):
     other = str(services.game_start(player=_player(factories.user()), code=_code()).id)
     for game_id in (other, str(uuid4())):
-        answer = send(
-            application,
-            "POST",
-            f"/api/v1/games/{game_id}/moves",
-            {"from": "t7", "to": "t2"},
-            Authorization=f"Token {token}",
-        )
+        answer = move(token, game_id)
         assert answer.fast
         assert_error(answer, 404, "not_found")
     assert Game.objects.get(pk=other).moves == 0
@@ -186,7 +186,7 @@ def test_a_malformed_body_is_answered_by_django_and_counts_once(token, twins, bo
         fast = send(application, "POST", f"/api/v1/games/{twins[0]}/moves", body, **auth)
         assert not fast.fast
         assert fast.json() == slow.json()
-    over = send(application, "POST", f"/api/v1/games/{twins[0]}/moves", {"from": "t7", "to": "t2"}, **auth)
+    over = move(token, twins[0])
     assert not over.fast
     assert_error(over, 429, "throttled")
     assert int(over.headers["Retry-After"]) > 0
@@ -195,13 +195,7 @@ def test_a_malformed_body_is_answered_by_django_and_counts_once(token, twins, bo
 
 def test_a_revoked_token_is_refused_at_once(account, token, twins):
     account.auth_token.delete()  # logout
-    answer = send(
-        application,
-        "POST",
-        f"/api/v1/games/{twins[0]}/moves",
-        {"from": "t7", "to": "t2"},
-        Authorization=f"Token {token}",
-    )
+    answer = move(token, twins[0])
     assert not answer.fast
     assert answer.status_code == 401 and answer.json()["error"] == "authentication_failed"
     assert Game.objects.get(pk=twins[0]).moves == 0
@@ -210,13 +204,7 @@ def test_a_revoked_token_is_refused_at_once(account, token, twins):
 def test_an_inactive_account_is_refused(account, token, twins):
     account.is_active = False
     account.save()
-    answer = send(
-        application,
-        "POST",
-        f"/api/v1/games/{twins[0]}/moves",
-        {"from": "t7", "to": "t2"},
-        Authorization=f"Token {token}",
-    )
+    answer = move(token, twins[0])
     assert not answer.fast
     assert answer.status_code == 401
     assert Game.objects.get(pk=twins[0]).moves == 0
@@ -255,13 +243,7 @@ def test_a_database_outage_is_a_503_with_retry_after(token, twins, monkeypatch):
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(services, "game_play", down)
-    answer = send(
-        application,
-        "POST",
-        f"/api/v1/games/{twins[0]}/moves",
-        {"from": "t7", "to": "t2"},
-        Authorization=f"Token {token}",
-    )
+    answer = move(token, twins[0])
     assert answer.fast
     assert_error(answer, 503, "service_unavailable")
     assert answer.headers["Retry-After"] == "5"
