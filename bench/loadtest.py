@@ -259,7 +259,8 @@ async def player(
                 break
 
 
-async def trivial(url: str, concurrency: int, seconds: float, force_close: bool) -> float:
+async def trivial(url: str, concurrency: int, seconds: float, force_close: bool) -> tuple[float, dict[str, float]]:
+    """Requests per second to ``/healthz`` flat out, and the CPU (cores) each kind of process used meanwhile."""
     count = 0
     stop = time.monotonic() + seconds
 
@@ -271,9 +272,12 @@ async def trivial(url: str, concurrency: int, seconds: float, force_close: bool)
             count += status == 200
         connection.close()
 
+    before = cpu_seconds()
     started = time.perf_counter()
     await asyncio.gather(*(one() for _ in range(concurrency)))
-    return count / (time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    after = cpu_seconds()
+    return count / elapsed, {name: (after[name] - before.get(name, 0.0)) / elapsed for name in after}
 
 
 def cpu_seconds() -> dict[str, float]:
@@ -333,12 +337,17 @@ def report(title: str, tally: Tally, elapsed: float) -> float:
     )
     print(f"loadtest:   latency p50/p95/p99      {q[49] * 1000:6.1f} / {q[94] * 1000:6.1f} / {q[98] * 1000:6.1f} ms")
     print(f"loadtest:   errors                   {errors:10d}      {tally.errors if errors else ''}")
-    busy = sorted(((cores, name) for name, cores in tally.cores.items() if cores >= 0.01), reverse=True)
-    print(
-        "loadtest:   CPU (cores; ms per move) "
-        + ", ".join(f"{name} {cores:.2f}; {cores / rate * 1000 if rate else 0:.2f}" for cores, name in busy)
-    )
+    print_cpu("move", tally.cores, rate)
     return rate
+
+
+def print_cpu(what: str, cores: dict[str, float], rate: float) -> None:
+    """The cores each kind of process used, and its CPU milliseconds per request."""
+    busy = sorted(((used, name) for name, used in cores.items() if used >= 0.01), reverse=True)
+    print(
+        f"loadtest:   CPU (cores; ms per {what}) ".ljust(37)
+        + ", ".join(f"{name} {used:.2f}; {used / rate * 1000 if rate else 0:.2f}" for used, name in busy)
+    )
 
 
 async def run(args: argparse.Namespace, url: str) -> None:
@@ -348,13 +357,14 @@ async def run(args: argparse.Namespace, url: str) -> None:
     if registering.errors:
         print(f"loadtest: registration errors {registering.errors}")
     flat_out = await phase(accounts, url, args.seconds, 0.0, args.force_close)
-    ceiling = await trivial(url, args.players, min(10.0, args.seconds), args.force_close)
+    ceiling, ceiling_cores = await trivial(url, args.players, min(10.0, args.seconds), args.force_close)
     paced = None
     if args.rate > 0:
         paced = await phase(accounts, url, args.seconds, args.players / args.rate, args.force_close)
     print(f"loadtest: {args.players} players against {url}")
     capacity = report("flat out (every player moves again as soon as it has the answer)", *flat_out)
     print(f"loadtest:   trivial endpoint         {ceiling:10,.0f} /s   (/healthz, same players, flat out)")
+    print_cpu("request", ceiling_cores, ceiling)
     print(f"loadtest:   moves / trivial          {capacity / ceiling * 100:10.1f} %    (goal >= 50 %)")
     if paced is not None:
         report(
