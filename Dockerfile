@@ -10,7 +10,11 @@ RUN python -m venv /app/.venv \
  && /app/.venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt
 
 COPY . .
-RUN useradd --system --uid 1000 yukon && mkdir -p var && chown -R yukon var \
+# The solver's compiled deadlock check (numba) is compiled here, into a cache every process reads.
+ENV NUMBA_CACHE_DIR=/app/var/numba
+RUN useradd --system --uid 1000 yukon && mkdir -p var \
+ && /app/.venv/bin/python -c "from games.engine.compiled import warm_up; warm_up()" \
+ && chown -R yukon var \
  && DEBUG=1 /app/.venv/bin/python manage.py collectstatic --noinput
 USER yukon
 

@@ -30,7 +30,9 @@ only *sound* reductions, so that "not winnable" is a proof:
   held itself, every lower card of its suit neither in ``X`` nor held. The greatest such ``X`` is
   found by starting from the whole tableau and taking out every card that could move first. The
   look is skipped (never unsound) after moves that measurably never lock anything: moves up,
-  take-backs, and moves that empty a column.
+  take-backs, and moves that empty a column. It is about two thirds of the work in plain Python,
+  so it runs compiled (:mod:`.compiled`, numba; ``tests/engine/deadlock_reference.py`` is the
+  same check in plain Python, and the tests hold the two to the same answers).
 
 * **The same group is not moved twice in a row**: after a move of a group from column ``A`` to
   ``B`` that turned no card up and sent no card up, the search does not move that group again
@@ -75,6 +77,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -179,108 +182,17 @@ def _is_safe(card: int, foundations: list[int], needs: tuple[tuple[int, int], ..
 
 def is_deadlocked(game: Game) -> bool:
     """True when the deadlock check (see the module doc) alone proves the position lost."""
-    return _deadlocked(game.columns, game.down, game.foundations, game.relaxed)
+    key = b"".join(bytes((100 + down, *col)) for col, down in zip(game.columns, game.down, strict=True))
+    return _deadlock_check()(key, game.foundations, game.relaxed)
 
 
-def _deadlocked(columns: list[list[int]], down: list[int], foundations: list[int], relaxed: bool) -> bool:
-    """The deadlock check of the module doc, on any position.
+def _deadlock_check() -> Callable[[bytes, list[int], bool], bool]:
+    """The compiled deadlock check (:mod:`.compiled`: position key, foundations, relaxed), loaded
+    and compiled when a search first needs it (numba takes a while), not on a search's clock."""
+    from .compiled import deadlocked_key, warm_up
 
-    ``X`` starts as every card of the tableau; a card that could make the first move of ``X`` (as
-    the bottom card of a group, or up to its foundation) leaves it, until none is left to leave.
-    A card is *held* when the card lying directly on it is in ``X``: that card does not move
-    before the first move of ``X``, so the held card cannot be a column's last card until then.
-    """
-    parents = _PARENTS[relaxed]
-    above = [-1] * 52  # card -> the card lying directly on it (-1: none, or not in the tableau)
-    col_of = [-1] * 52
-    pos_of = [0] * 52
-    bottoms = []
-    empty_columns = 0
-    for ci, col in enumerate(columns):
-        if not col:
-            empty_columns += 1  # every King has a way out
-            continue
-        bottoms.append(col[0])
-        for pos, card in enumerate(col):
-            col_of[card] = ci
-            pos_of[card] = pos
-            if pos:
-                above[col[pos - 1]] = card
-    x = [col_of[c] >= 0 for c in range(52)]
-    face_down = [False] * 52
-    for ci, col in enumerate(columns):
-        for pos in range(down[ci]):
-            face_down[col[pos]] = True
-
-    def returnable(v: int) -> bool:
-        """Whether ``v`` (on its foundation) might come back: each card above it needs a target."""
-        s = SUIT[v]
-        for k in range(foundations[s], RANK[v], -1):
-            w = s * 13 + k - 1
-            if k == 13:
-                if empty_columns or any(not x[q] for q in bottoms):
-                    continue
-                return False
-            for p in parents[w]:
-                if col_of[p] < 0 or above[p] < 0 or not x[above[p]]:
-                    break
-            else:
-                return False
-        return True
-
-    # From the top of each column down: a card that leaves frees the one under it in the same pass.
-    members = [card for col in columns for card in reversed(col)]
-    is_bottom = [False] * 52
-    for q in bottoms:
-        is_bottom[q] = True
-    bottoms_out = empty_columns  # empty columns, and bottom cards no longer in X (their columns could be)
-    changed = True
-    while changed:
-        changed = False
-        kept = []
-        for card in members:
-            a = above[card]
-            held_here = a >= 0 and x[a]
-            if held_here and face_down[card]:
-                kept.append(card)  # it cannot even turn up first
-                continue
-            free = RANK[card] == 13 and bottoms_out > 0
-            if not free:
-                for p in parents[card]:
-                    if col_of[p] < 0:
-                        if returnable(p):
-                            free = True
-                            break
-                    else:
-                        ap = above[p]
-                        if ap < 0 or not x[ap]:
-                            if col_of[p] == col_of[card] and pos_of[p] > pos_of[card]:
-                                # p lies above the card: some card between must move first
-                                col = columns[col_of[card]]
-                                if all(x[w] for w in col[pos_of[card] + 1 : pos_of[p] + 1]):
-                                    continue
-                            free = True
-                            break
-            if not free and not held_here:
-                s = SUIT[card]
-                free = True
-                for z in range(s * 13 + foundations[s], card):
-                    if x[z]:
-                        free = False
-                        break
-                    az = above[z]
-                    if az >= 0 and x[az]:
-                        free = False
-                        break
-            if free:
-                x[card] = False
-                changed = True
-                if is_bottom[card]:
-                    bottoms_out += 1
-            else:
-                kept.append(card)
-        members = kept
-    return bool(members)
+    warm_up()
+    return deadlocked_key
 
 
 class _OutOfBudget(Exception):
@@ -337,6 +249,7 @@ class _Search:
         self.root_autos: list[_InternalMove] = []
         # position -> the deadlock check's answer, shared by the searches of one solve()
         self.deadlocks: dict[bytes, bool] = {} if deadlocks is None else deadlocks
+        self.deadlocked = _deadlock_check()
 
     # -- position ---------------------------------------------------------------------------
     def _col_key(self, i: int) -> bytes:
@@ -541,7 +454,7 @@ class _Search:
             self.root_autos = [m for m, _ in self.autos()]
             if self.won():
                 return list(self.root_autos)
-            if _deadlocked(self.cols, self.down, self.fnd, self.relaxed):
+            if self.deadlocked(self.key(), self.fnd, self.relaxed):
                 return None
             self.seen.add(self.key())
             self.stack = [_Frame(self.moves(), [], None, False)]
@@ -553,6 +466,7 @@ class _Search:
         cols, fnd, safe = self.cols, self.fnd, self.safe
         verdicts = self.deadlocks
         trail = self.trail
+        deadlocked, relaxed = self.deadlocked, self.relaxed
         while stack:
             frame = stack[-1]
             todo = frame.todo
@@ -614,7 +528,7 @@ class _Search:
             # locked what was free (a look is only ever skipped, which costs no soundness).
             dead = verdicts.get(k)
             if dead is None and kind == _TABLEAU and cols[move[1]]:
-                dead = verdicts[k] = _deadlocked(cols, self.down, fnd, self.relaxed)
+                dead = verdicts[k] = deadlocked(k, fnd, relaxed)
             if dead:
                 for m, f in reversed(made):
                     undo(m, f)
@@ -753,6 +667,7 @@ def solve(
     one early wrong turn hides from a depth-first search; then the plain search goes on where it
     stopped with the rest of the budget: searching the whole space, it is what proves a deal lost.
     """
+    _deadlock_check()  # compiled now, not on the clock
     begin = _clock()
     if game.is_won:
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)

@@ -15,6 +15,8 @@ from games.engine.codes import GameCode
 from games.engine.hint import hint, still_winnable
 from games.engine.solve import SolveResult, Verdict, is_deadlocked, solve, wilson
 
+from .deadlock_reference import deadlocked as deadlocked_in_python
+
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC_WINS = ["YU1-C-AAAAAAB", "YU1-C-AAAAAAA", "YU1-C-PUBNLKN", "YU1-C-KQCMDNG", "YU1-C-JBOCVFV"]
 RELAXED_WINS = ["YU1-R-AAAAAAB", "YU1-R-DOFIBPC", "YU1-R-LQDCDFE", "YU1-R-NYGMCSK", "YU1-R-OGRVOGN"]
@@ -286,6 +288,55 @@ def test_remembered_lost_positions_and_the_group_rule_change_no_verdict(
     for game, expected in zip(positions, with_group_rule, strict=True):
         result = solve(game, max_seconds=None, max_nodes=None)
         assert result.verdict is expected, game.to_state()
+
+
+@pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
+def test_the_compiled_deadlock_check_answers_as_the_python_one(rule: Rule, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position the search looks at, on deals and on random positions with cards up (take-backs,
+    cards far from home): the compiled check gives the pure-Python check's answer."""
+    compiled = solve_module._deadlock_check()
+    looked_at: list[tuple[bytes, list[int], bool, bool]] = []
+
+    def recording(key: bytes, foundations: list[int], relaxed: bool) -> bool:
+        answer = compiled(key, foundations, relaxed)
+        looked_at.append((key, list(foundations), relaxed, answer))
+        return answer
+
+    monkeypatch.setattr(solve_module, "_deadlock_check", lambda: recording)
+    rng = random.Random(3)
+    # Deals that are lost in classic (long searches), and random positions.
+    games = [Game.from_code(f"YU1-{rule.value[0].upper()}-{deal}") for deal in ("QCKXOYH", "UFALKGR")]
+    games += [small_position(rng, rule, rng.randrange(20, 40)) for _ in range(20)]
+    for game in games:
+        solve(game, max_seconds=None, max_nodes=20_000)
+    assert len(looked_at) > (3_000 if rule is Rule.CLASSIC else 500)
+    # A search in relaxed hardly ever makes a dead position; this one is (4S can never leave 3S).
+    cards = [r + s for s in "SHDC" for r in "6789TJQK"]
+    layout = [["5h", "5d", "5c", "5s", "3s", "4S"]] + [cards[i::6] for i in range(6)]
+    stuck = solve_module._Search(Game.from_layout(layout, {"S": "2S", "H": "4H", "D": "4D", "C": "4C"}, rule=rule))
+    recording(stuck.key(), stuck.fnd, stuck.relaxed)
+    dead = 0
+    for key, foundations, relaxed, answer in looked_at:
+        columns, down = columns_of_key(key)
+        assert deadlocked_in_python(columns, down, foundations, relaxed) is answer, (columns, down, foundations)
+        dead += answer
+    assert 0 < dead < len(looked_at)
+
+
+def columns_of_key(key: bytes) -> tuple[list[list[int]], list[int]]:
+    """The columns and face-down counts of a search's position key (``100 + face-down``, then the cards)."""
+    columns: list[list[int]] = []
+    down: list[int] = []
+    for byte in key:
+        if byte >= 100:
+            columns.append([])
+            down.append(byte - 100)
+        else:
+            columns[-1].append(byte)
+    while len(columns) < 7:
+        columns.append([])
+        down.append(0)
+    return columns, down
 
 
 def test_deals_keep_their_verdicts_without_the_remembered_lost_positions(monkeypatch: pytest.MonkeyPatch) -> None:
