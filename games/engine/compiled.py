@@ -1,12 +1,12 @@
-"""The solver's deadlock check, compiled (numba): the same answer as the pure-Python one, 10x faster.
+"""The solver's deadlock check (see :mod:`.solve`), compiled with numba.
 
-The search looks at every new position it makes with the deadlock check of :mod:`.solve`, and in
-measurements that check was about two thirds of the solver's time (28.9 us a call in Python, 2.5
-us compiled, on positions from real searches). This module is that check, line for line, on the
-position key the search keeps anyway (``bytes``: for each column ``100 + face-down cards``, then
-its cards, bottom first; the columns in any order), so a call costs no conversion but a view of
-the key's bytes. ``tests/engine/test_solver.py`` checks that both checks agree on the positions of
-real searches, for both rules.
+The search looks at every new position it makes with the deadlock check, and in plain Python that
+check was about two thirds of the solver's time (28.9 us a call, against 2.5 us compiled, on
+positions from real searches). This module runs it on the position key the search keeps anyway
+(``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first; the columns
+in any order), so a call costs no conversion but a view of the key's bytes. The same check in
+plain Python, step for step, is ``tests/engine/deadlock_reference.py``; ``test_solver.py`` holds
+the two to the same answers on the positions of real searches, for both rules.
 
 numba comes as a wheel; the first call compiles (about a second) and keeps the machine code in
 numba's cache (``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``) for the next process:
@@ -40,7 +40,7 @@ _SUIT: Final = np.array(SUIT, dtype=np.int64)
 
 
 def deadlocked_key(key: bytes, foundations: list[int], relaxed: bool) -> bool:
-    """The deadlock check of :func:`games.engine.solve._deadlocked` on a position key."""
+    """Whether the deadlock check proves the position of ``key`` (with these foundations) lost."""
     f = foundations
     return bool(
         _deadlocked(np.frombuffer(key, dtype=np.uint8), f[0], f[1], f[2], f[3], _PARENTS[relaxed], _RANK, _SUIT)
@@ -54,7 +54,7 @@ def warm_up() -> None:
 
 @njit(cache=True)
 def _deadlocked(key, f0, f1, f2, f3, parents, rank, suit):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """See ``solve._deadlocked``: the same steps, on arrays (numba compiles this function)."""
+    """The steps of ``tests/engine/deadlock_reference.py``, on arrays (numba compiles this function)."""
     fnd = np.array([f0, f1, f2, f3])
     above = np.full(52, -1)  # card -> the card lying directly on it
     col_of = np.full(52, -1)

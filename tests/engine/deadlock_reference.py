@@ -12,7 +12,7 @@ from games.engine.solve import _PARENTS
 
 
 def deadlocked(columns: list[list[int]], down: list[int], foundations: list[int], relaxed: bool) -> bool:
-    """The deadlock check of the module doc, on any position.
+    """The deadlock check of the module doc of :mod:`games.engine.solve`, on any position.
 
     ``X`` starts as every card of the tableau; a card that could make the first move of ``X`` (as
     the bottom card of a group, or up to its foundation) leaves it, until none is left to leave.
