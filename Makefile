@@ -32,6 +32,7 @@ bench: install
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml

@@ -14,9 +14,7 @@ VECTORS = {
 
 
 def layout_text(game: Game) -> str:
-    return " | ".join(
-        " ".join(text[i : i + 2] for i in range(0, len(text), 2)) for text in game.to_state()["t"]
-    )
+    return " | ".join(" ".join(text[i : i + 2] for i in range(0, len(text), 2)) for text in game.to_state()["t"])
 
 
 @pytest.mark.parametrize("code", sorted(VECTORS))

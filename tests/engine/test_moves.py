@@ -23,10 +23,21 @@ def test_json_form_matches_the_api() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        None, [], "t3>t5", {}, {"from": "t3"}, {"to": "t3"}, {"from": "t8", "to": "t1"},
-        {"from": "t0", "to": "t1"}, {"from": "f", "to": "t1"}, {"from": "auto", "to": "t1"},
-        {"from": "t1", "to": "t2", "card": "1H"}, {"from": "t1", "to": "t2", "card": 7},
-        {"from": 3, "to": "t2"}, {"from": "t1", "to": "t2", "extra": 1}, {"from": "t1" * 100, "to": "t2"},
+        None,
+        [],
+        "t3>t5",
+        {},
+        {"from": "t3"},
+        {"to": "t3"},
+        {"from": "t8", "to": "t1"},
+        {"from": "t0", "to": "t1"},
+        {"from": "f", "to": "t1"},
+        {"from": "auto", "to": "t1"},
+        {"from": "t1", "to": "t2", "card": "1H"},
+        {"from": "t1", "to": "t2", "card": 7},
+        {"from": 3, "to": "t2"},
+        {"from": "t1", "to": "t2", "extra": 1},
+        {"from": "t1" * 100, "to": "t2"},
     ],
 )
 def test_malformed_moves_are_refused_as_bad_input(data: object) -> None:

@@ -138,8 +138,13 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept(code: GameCode, pick
             trial.play(move)
         except IllegalMove:
             continue
-        accepted.add(str(move if move.card is not None or move.src >= FOUNDATION or move.dst == FOUNDATION
-                         else Move(move.src, move.dst, game.columns[move.src][-1])))
+        accepted.add(
+            str(
+                move
+                if move.card is not None or move.src >= FOUNDATION or move.dst == FOUNDATION
+                else Move(move.src, move.dst, game.columns[move.src][-1])
+            )
+        )
     assert listed == accepted
 
 
@@ -158,7 +163,7 @@ def test_the_players_view_never_shows_a_face_down_card(code: GameCode, picks: li
 @given(codes, st.integers(0, 10_000))
 def test_auto_resolves_to_a_listed_move(code: GameCode, pick: int) -> None:
     game = Game.new(code)
-    faces = [(s, c) for s in range(7) for c in game.columns[s][game.down[s]:]]
+    faces = [(s, c) for s in range(7) for c in game.columns[s][game.down[s] :]]
     s, c = faces[pick % len(faces)]
     try:
         result = game.play(Move(s, AUTO, c))

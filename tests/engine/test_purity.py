@@ -38,7 +38,10 @@ def test_doctests_hold(module: str) -> None:
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "games.engine", *args],
-        capture_output=True, text=True, cwd=ENGINE.parents[1], timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parents[1],
+        timeout=60,
     )
 
 
@@ -63,6 +66,9 @@ def test_engine_is_fully_typed() -> None:
     files = [str(p) for p in sorted(ENGINE.glob("*.py"))]
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", *files],
-        capture_output=True, text=True, cwd=ENGINE.parents[1], timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parents[1],
+        timeout=300,
     )
     assert out.returncode == 0, out.stdout + out.stderr

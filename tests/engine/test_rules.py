@@ -138,8 +138,29 @@ def test_a_flip_under_a_foundation_move_adds_to_its_ten(rule: Rule) -> None:
 
 @BOTH
 def test_groups_of_more_than_twenty_cards_are_refused(rule: Rule) -> None:
-    big = ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H",
-           "KD", "QC", "JD", "TC", "9D", "8C", "7D", "6C", "5D"]  # 21 cards
+    big = [
+        "KS",
+        "QH",
+        "JS",
+        "TH",
+        "9S",
+        "8H",
+        "7S",
+        "6H",
+        "5S",
+        "4H",
+        "3S",
+        "2H",
+        "KD",
+        "QC",
+        "JD",
+        "TC",
+        "9D",
+        "8C",
+        "7D",
+        "6C",
+        "5D",
+    ]  # 21 cards
     game = layout(big, ["KC"], rule=rule)
     assert refusal(game, "t1:KS>t3") == "group_too_large"
     play(game, "t1:QH>t2")  # the 20 cards above the King are allowed

@@ -66,9 +66,7 @@ def test_the_move_shortcut_agrees_with_the_serializer(body):
     assert _by_shortcut(body) == _by_serializer(body)
 
 
-_values = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 2**32), st.floats(allow_nan=False), st.text(max_size=10)
-)
+_values = st.one_of(st.none(), st.booleans(), st.integers(-5, 2**32), st.floats(allow_nan=False), st.text(max_size=10))
 
 
 @settings(max_examples=400, deadline=None)

@@ -54,9 +54,7 @@ def test_readyz_is_503_while_redis_is_unreachable(client: Client, dead_redis: No
 
 
 @pytest.mark.django_db
-def test_a_move_while_redis_is_down_is_503_with_retry_after_and_changes_nothing(
-    player: Any, settings: Any
-) -> None:
+def test_a_move_while_redis_is_down_is_503_with_retry_after_and_changes_nothing(player: Any, settings: Any) -> None:
     state = player.post("/api/v1/games", {"rule": "classic"}).json()
     settings.CACHES = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": DEAD_REDIS}}
     response = player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
@@ -139,14 +137,26 @@ def test_production_settings_pass_djangos_deployment_checks() -> None:
     }
     out = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     probe = subprocess.run(
-        [sys.executable, "-c", "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
-         "'yukon_site.settings'); django.setup(); from django.conf import settings as s; "
-         "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+            "'yukon_site.settings'); django.setup(); from django.conf import settings as s; "
+            "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert probe.stdout.split() == ["31536000", "True", "True", "True"], probe.stderr
 
@@ -154,8 +164,12 @@ def test_production_settings_pass_djangos_deployment_checks() -> None:
 def test_production_refuses_to_start_with_the_public_development_key() -> None:
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     out = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env={**env, "DEBUG": "0"},
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**env, "DEBUG": "0"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode != 0 and "SECRET_KEY" in out.stderr
 
