@@ -1,106 +1,309 @@
-"""The solver's deadlock check (see :mod:`.solve`), compiled with numba.
+"""The solver's inner loops compiled with numba: its plain depth-first search and its deadlock check.
 
-The search looks at every new position it makes with the deadlock check, and in plain Python that
-check was about two thirds of the solver's time (28.9 us a call, against 2.5 us compiled, on
-positions from real searches). This module runs it on the position key the search keeps anyway
-(``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first; the columns
-in any order), so a call costs no conversion but a view of the key's bytes. The same check in
-plain Python, step for step, is ``tests/engine/deadlock_reference.py``; ``test_solver.py`` holds
-the two to the same answers on the positions of real searches, for both rules.
+The solver (:mod:`.solve`) searches in plain Python with restarts in a shaken move order, which
+find most wins; what proves a deal lost is one plain search over the whole (soundly reduced)
+space, and in plain Python that was the bottleneck. This module is that plain search, step for
+step (the same moves in the same order, the same reductions, the same node counts), and the
+deadlock check both searches use, compiled:
 
-numba comes as a wheel; the first call compiles (about a second) and keeps the machine code in
-numba's cache (``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``) for the next process:
+* :func:`plain_search`: :class:`.solve._Search` without restarts, on arrays. Positions are known
+  by a 128-bit hash of their columns (order-independent: columns are interchangeable), not by
+  their bytes: two positions share a hash with a chance of about 1 in 10^26 per pair of the
+  million or so a search sees, which this solver accepts.
+* :func:`deadlocked_key`: the deadlock check on the position key the Python search keeps
+  (``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first).
+
+The same deadlock check in plain Python is ``tests/engine/deadlock_reference.py``, and
+``tests/engine/test_solver.py`` holds both searches and both checks to the same answers.
+
+numba comes as a wheel; the first call in a process compiles the loops (a few seconds) or loads
+them from numba's cache (``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``):
 :func:`warm_up` does it before a solver's clock starts.
 """
 
+# mypy: disable-error-code="no-untyped-def, no-untyped-call"
+
 from __future__ import annotations
 
+import time
 from typing import Final
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from . import solve
 from .cards import RANK, SUIT
+from .game import GROUP_LIMIT, Game
 
-__all__ = ["deadlocked_key", "warm_up"]
+__all__ = ["deadlocked_key", "plain_search", "warm_up"]
+
+_InternalMove = tuple[int, ...]
 
 
-def _table(parents: tuple[tuple[int, ...], ...]) -> np.ndarray:
-    """The solver's "fits on" table as an array: for each card, its parents, -1 padded."""
+def _padded(rows: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """A table of the solver's (for each card, some cards) as an array, -1 padded."""
     table = np.full((52, 4), -1, dtype=np.int64)
-    for card, fits in enumerate(parents):
-        table[card, : len(fits)] = fits
+    for card, row in enumerate(rows):
+        table[card, : len(row)] = row
     return table
 
 
-_PARENTS: Final = {relaxed: _table(parents) for relaxed, parents in solve._PARENTS.items()}
+def _safe_table(needs: tuple[tuple[tuple[int, int], ...], ...]) -> np.ndarray:
+    table = np.zeros((52, 3, 2), dtype=np.int64)
+    for card, row in enumerate(needs):
+        for j, (suit, rank) in enumerate(row):
+            table[card, j] = (suit, rank)
+    return table
+
+
+#: For each rule (relaxed?): the parents, the children and the safe-move needs of every card.
+_TABLES: Final = {
+    relaxed: (_padded(solve._PARENTS[relaxed]), _padded(solve._CHILDREN[relaxed]), _safe_table(solve._SAFE[relaxed]))
+    for relaxed in (False, True)
+}
 _RANK: Final = np.array(RANK, dtype=np.int64)
 _SUIT: Final = np.array(SUIT, dtype=np.int64)
+#: Statuses of :func:`plain_search`.
+WON: Final = 1
+LOST: Final = 0
+OUT_OF_BUDGET: Final = -1
+TOO_DEEP: Final = -2
 
 
 def deadlocked_key(key: bytes, foundations: list[int], relaxed: bool) -> bool:
     """Whether the deadlock check proves the position of ``key`` (with these foundations) lost."""
     f = foundations
-    return bool(
-        _deadlocked(np.frombuffer(key, dtype=np.uint8), f[0], f[1], f[2], f[3], _PARENTS[relaxed], _RANK, _SUIT)
-    )
+    parents = _TABLES[relaxed][0]
+    return bool(_dead_key(np.frombuffer(key, dtype=np.uint8), f[0], f[1], f[2], f[3], parents, _RANK, _SUIT))
+
+
+def plain_search(game: Game, max_nodes: int | None, deadline: float | None) -> tuple[int, int, list[_InternalMove]]:
+    """One plain search from ``game``'s position: ``(status, nodes, line)``, status :data:`WON`
+    (``line``: the solver's internal moves), :data:`LOST` (the whole space searched),
+    :data:`OUT_OF_BUDGET` (``max_nodes`` spent or the process clock past ``deadline``) or
+    :data:`TOO_DEEP` (a path longer than it keeps; unknown)."""
+    cols = np.zeros((7, 64), dtype=np.int64)
+    lens = np.zeros(7, dtype=np.int64)
+    for s, col in enumerate(game.columns):
+        cols[s, : len(col)] = col
+        lens[s] = len(col)
+    down = np.array(game.down, dtype=np.int64)
+    fnd = np.array(game.foundations, dtype=np.int64)
+    parents, children, safe = _TABLES[game.relaxed]
+    status, nodes, line = _search(
+        cols, lens, down, fnd, parents, children, safe, _RANK, _SUIT,
+        -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
+    )  # fmt: skip
+    return int(status), int(nodes), [_decode(int(m)) for m in line]
 
 
 def warm_up() -> None:
     """Compile (or load from the cache) now, not within a search's time budget."""
     deadlocked_key(bytes((100,)), [0, 0, 0, 0], False)
+    plain_search(Game.from_code("YU1-C-AAAAAAB"), 1, None)
+
+
+def _decode(m: int) -> _InternalMove:
+    """The solver's internal move of a packed one (see ``_pack``)."""
+    kind, s = m & 15, (m >> 4) & 15
+    if kind == 0:
+        return (0, s, (m >> 8) & 255, (m >> 16) & 255, (m >> 24) & 255)
+    if kind == 1:
+        return (1, s, (m >> 8) & 255)
+    return (2, s, (m >> 16) & 255)
+
+
+# -- compiled (numba: no coverage, no types) ---------------------------------------------------
+@njit(cache=True)
+def _dead_key(key, f0, f1, f2, f3, parents, rank, suit):  # pragma: no cover
+    """The deadlock check on a position key: its columns into arrays, then :func:`_dead`."""
+    cols = np.zeros((7, 64), dtype=np.int64)
+    lens = np.zeros(7, dtype=np.int64)
+    down = np.zeros(7, dtype=np.int64)
+    s = -1
+    for i in range(key.shape[0]):
+        if key[i] >= 100:
+            s += 1
+            down[s] = key[i] - 100
+        else:
+            cols[s, lens[s]] = key[i]
+            lens[s] += 1
+    return _dead(cols, lens, down, np.array([f0, f1, f2, f3]), parents, rank, suit)
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
-def _deadlocked(key, f0, f1, f2, f3, parents, rank, suit):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The steps of ``tests/engine/deadlock_reference.py``, on arrays (numba compiles this function)."""
-    fnd = np.array([f0, f1, f2, f3])
-    above = np.full(52, -1)  # card -> the card lying directly on it
+def _col_hash(cols, lens, down, s, lane):
+    h = np.uint64(lane * 0x632BE59BD9B4E019 + 0x12345) + np.uint64(down[s] + 1) * np.uint64(0x9E3779B97F4A7C15)
+    for i in range(lens[s]):
+        h = _mix(h ^ np.uint64(cols[s, i] + 1 + 64 * (lane + 1)))
+    return _mix(h + np.uint64(lens[s]))
+
+
+@njit(cache=True)
+def _is_safe(card, fnd, safe):
+    for j in range(3):
+        if fnd[safe[card, j, 0]] < safe[card, j, 1]:
+            return False
+    return True
+
+
+# A move packed in an int: kind | s << 4 | i << 8 | t << 16 | n << 24, as (kind, s, i, t, n) of the
+# solver's internal moves (up: i is the suit; take-back: s is the suit, t the column).
+@njit(cache=True, inline="always")
+def _pack(kind, s, i, t, n):
+    return kind | (s << 4) | (i << 8) | (t << 16) | (n << 24)
+
+
+@njit(cache=True)
+def _apply(m, cols, lens, down, fnd, hashes):
+    kind = m & 15
+    s = (m >> 4) & 15
+    if kind == 0:
+        i = (m >> 8) & 255
+        t = (m >> 16) & 255
+        n = lens[s]
+        for k in range(i, n):
+            cols[t, lens[t]] = cols[s, k]
+            lens[t] += 1
+        lens[s] = i
+        flipped = i > 0 and down[s] == i
+        if flipped:
+            down[s] -= 1
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
+        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+        return flipped
+    if kind == 1:
+        card = cols[s, lens[s] - 1]
+        lens[s] -= 1
+        fnd[card // 13] += 1
+        flipped = lens[s] > 0 and down[s] == lens[s]
+        if flipped:
+            down[s] -= 1
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+        return flipped
+    t = (m >> 16) & 255
+    fnd[s] -= 1
+    cols[t, lens[t]] = s * 13 + fnd[s]
+    lens[t] += 1
+    hashes[0, t] = _col_hash(cols, lens, down, t, 0)
+    hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+    return False
+
+
+@njit(cache=True)
+def _undo(m, flipped, cols, lens, down, fnd, hashes):
+    kind = m & 15
+    s = (m >> 4) & 15
+    if kind == 0:
+        t = (m >> 16) & 255
+        n = (m >> 24) & 255
+        if flipped:
+            down[s] += 1
+        for k in range(lens[t] - n, lens[t]):
+            cols[s, lens[s]] = cols[t, k]
+            lens[s] += 1
+        lens[t] -= n
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
+        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+    elif kind == 1:
+        if flipped:
+            down[s] += 1
+        suit = (m >> 8) & 255
+        cols[s, lens[s]] = suit * 13 + fnd[suit] - 1
+        lens[s] += 1
+        fnd[suit] -= 1
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+    else:
+        t = (m >> 16) & 255
+        lens[t] -= 1
+        fnd[s] += 1
+        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
+        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+
+
+@njit(cache=True)
+def _position_key(hashes):
+    a = np.uint64(0)
+    b = np.uint64(0)
+    for s in range(7):
+        a += _mix(hashes[0, s])
+        b += _mix(hashes[1, s] ^ np.uint64(0x5555555555555555))
+    if a == np.uint64(0):
+        a = np.uint64(1)
+    return a, b
+
+
+@njit(cache=True)
+def _table_find(keys, a, b):
+    """Index of (a, b) in the open-addressing table, or of the empty slot where it would go."""
+    mask = keys.shape[0] - 1
+    j = np.int64(a & np.uint64(mask))
+    while True:
+        ka = keys[j, 0]
+        if ka == np.uint64(0):
+            return j
+        if ka == a and keys[j, 1] == b:
+            return j
+        j = (j + 1) & mask
+
+
+@njit(cache=True)
+def _grow(keys):
+    new_keys = np.zeros((keys.shape[0] * 2, 2), dtype=np.uint64)
+    for j in range(keys.shape[0]):
+        if keys[j, 0] != np.uint64(0):
+            k = _table_find(new_keys, keys[j, 0], keys[j, 1])
+            new_keys[k, 0] = keys[j, 0]
+            new_keys[k, 1] = keys[j, 1]
+    return new_keys
+
+
+@njit(cache=True)
+def _dead(cols, lens, down, fnd, parents, rank, suit):
+    """The steps of ``tests/engine/deadlock_reference.py``, on the position's arrays."""
+    above = np.full(52, -1)
     col_of = np.full(52, -1)
     pos_of = np.zeros(52, dtype=np.int64)
     face_down = np.zeros(52, dtype=np.bool_)
     is_bottom = np.zeros(52, dtype=np.bool_)
-    x = np.zeros(52, dtype=np.bool_)  # in X
-    starts = np.zeros(8, dtype=np.int64)
-    lengths = np.zeros(8, dtype=np.int64)
-    downs = np.zeros(8, dtype=np.int64)
-    columns = 0
-    i = 0
-    while i < key.shape[0]:
-        downs[columns] = key[i] - 100
-        j = i + 1
-        while j < key.shape[0] and key[j] < 100:
-            j += 1
-        starts[columns] = i + 1
-        lengths[columns] = j - i - 1
-        columns += 1
-        i = j
-    empty_columns = 7 - columns  # every King has a way out
+    x = np.zeros(52, dtype=np.bool_)
+    empty_columns = 0
     bottoms = np.full(7, -1)
     n_bottoms = 0
     members = np.zeros(52, dtype=np.int64)
     n_members = 0
-    for ci in range(columns):
-        length = lengths[ci]
+    for ci in range(7):
+        length = lens[ci]
         if length == 0:
             empty_columns += 1
             continue
-        start = starts[ci]
-        bottoms[n_bottoms] = key[start]
+        bottoms[n_bottoms] = cols[ci, 0]
         n_bottoms += 1
-        is_bottom[key[start]] = True
+        is_bottom[cols[ci, 0]] = True
         for pos in range(length):
-            card = key[start + pos]
+            card = cols[ci, pos]
             col_of[card] = ci
             pos_of[card] = pos
             x[card] = True
             if pos:
-                above[key[start + pos - 1]] = card
-            if pos < downs[ci]:
+                above[cols[ci, pos - 1]] = card
+            if pos < down[ci]:
                 face_down[card] = True
-        for pos in range(length - 1, -1, -1):  # from the top of each column down
-            members[n_members] = key[start + pos]
+        for pos in range(length - 1, -1, -1):
+            members[n_members] = cols[ci, pos]
             n_members += 1
     bottoms_out = empty_columns
     changed = True
@@ -121,7 +324,7 @@ def _deadlocked(key, f0, f1, f2, f3, parents, rank, suit):  # type: ignore[no-un
                     p = parents[card, j]
                     if p < 0:
                         break
-                    if col_of[p] < 0:  # on its foundation: could it come back?
+                    if col_of[p] < 0:
                         s = suit[p]
                         returnable = True
                         k = fnd[s]
@@ -156,11 +359,10 @@ def _deadlocked(key, f0, f1, f2, f3, parents, rank, suit):  # type: ignore[no-un
                         ap = above[p]
                         if ap < 0 or not x[ap]:
                             if col_of[p] == col_of[card] and pos_of[p] > pos_of[card]:
-                                # p lies above the card: some card between must move first
-                                start = starts[col_of[card]]
+                                ci = col_of[card]
                                 all_in_x = True
                                 for pos in range(pos_of[card] + 1, pos_of[p] + 1):
-                                    if not x[key[start + pos]]:
+                                    if not x[cols[ci, pos]]:
                                         all_in_x = False
                                         break
                                 if all_in_x:
@@ -188,3 +390,301 @@ def _deadlocked(key, f0, f1, f2, f3, parents, rank, suit):  # type: ignore[no-un
                 kept += 1
         n_members = kept
     return n_members > 0
+
+
+@njit(cache=True)
+def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit):
+    """The moves worth trying, most promising first, into out[]; returns how many."""
+    ends = np.full(52, -1)
+    where = np.full(52, -1)
+    needed = np.zeros(52, dtype=np.bool_)
+    empty = -1
+    pr = np.zeros(64, dtype=np.int64)
+    mv = np.zeros(64, dtype=np.int64)
+    count = 0
+    for s in range(7):
+        n = lens[s]
+        if n == 0:
+            if empty < 0:
+                empty = s
+            continue
+        last = cols[s, n - 1]
+        ends[last] = s
+        d = down[s]
+        for i in range(d, n):
+            where[cols[s, i]] = s * 64 + i
+        if d:
+            for j in range(4):
+                p = parents[cols[s, d], j]
+                if p < 0:
+                    break
+                needed[p] = True
+        su = suit[last]
+        if fnd[su] == rank[last] - 1:
+            pr[count] = 90 if (d and d == n - 1) else 70
+            mv[count] = _pack(1, s, su, 0, 0)
+            count += 1
+    king_waits = False
+    for king in (12, 25, 38, 51):
+        w = where[king]
+        if w >= 0 and (w & 63) > 0:
+            king_waits = True
+            break
+    for t in range(7):
+        if lens[t] == 0:
+            continue
+        target = cols[t, lens[t] - 1]
+        for j in range(4):
+            card = children[target, j]
+            if card < 0:
+                break
+            w = where[card]
+            if w < 0:
+                continue
+            s = w >> 6
+            i = w & 63
+            if s == t:
+                continue
+            n = lens[s]
+            if n - i > limit or w == group:
+                continue
+            d = down[s]
+            if i == d:
+                if d:
+                    value = 80 + d
+                else:
+                    value = 50 if (king_waits and empty < 0) else 5
+            else:
+                below = cols[s, i - 1]
+                if needed[below]:
+                    value = 65
+                elif fnd[suit[below]] == rank[below] - 1:
+                    value = 60
+                else:
+                    value = 20
+            if needed[target] and i != d:
+                value -= 15
+            pr[count] = value
+            mv[count] = _pack(0, s, i, t, n - i)
+            count += 1
+    if empty >= 0:
+        for king in (12, 25, 38, 51):
+            w = where[king]
+            if w > 0 and (w & 63) > 0 and w != group:
+                s = w >> 6
+                i = w & 63
+                n = lens[s]
+                if n - i <= limit:
+                    d = down[s]
+                    if i == d:
+                        if d:
+                            value = 80 + d
+                        else:
+                            value = 50 if (king_waits and empty < 0) else 5
+                    else:
+                        below = cols[s, i - 1]
+                        if needed[below]:
+                            value = 65
+                        elif fnd[suit[below]] == rank[below] - 1:
+                            value = 60
+                        else:
+                            value = 20
+                    pr[count] = value
+                    mv[count] = _pack(0, s, i, empty, n - i)
+                    count += 1
+    for f in range(4):
+        top = fnd[f]
+        if not top:
+            continue
+        card = f * 13 + top - 1
+        fnd[f] -= 1
+        comes_back = _is_safe(card, fnd, safe)
+        fnd[f] += 1
+        if comes_back:
+            continue
+        for j in range(4):
+            p = parents[card, j]
+            if p < 0:
+                break
+            dst = ends[p]
+            if dst >= 0:
+                pr[count] = 0
+                mv[count] = _pack(2, f, 0, dst, 0)
+                count += 1
+        if top == 13 and empty >= 0:
+            pr[count] = 0
+            mv[count] = _pack(2, f, 0, empty, 0)
+            count += 1
+    # stable sort, highest priority first (insertion sort: a few dozen moves)
+    for a in range(1, count):
+        kp = pr[a]
+        km = mv[a]
+        b = a - 1
+        while b >= 0 and pr[b] < kp:
+            pr[b + 1] = pr[b]
+            mv[b + 1] = mv[b]
+            b -= 1
+        pr[b + 1] = kp
+        mv[b + 1] = km
+    for a in range(count):
+        out[a] = mv[a]
+    return count
+
+
+@njit(cache=True)
+def _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made):
+    again = True
+    while again:
+        again = False
+        for s in range(7):
+            while lens[s] > 0:
+                card = cols[s, lens[s] - 1]
+                su = suit[card]
+                if fnd[su] != rank[card] - 1 or not _is_safe(card, fnd, safe):
+                    break
+                m = _pack(1, s, su, 0, 0)
+                made[n_made] = m
+                made_flip[n_made] = _apply(m, cols, lens, down, fnd, hashes)
+                n_made += 1
+                again = True
+    return n_made
+
+
+@njit(cache=True)
+def _now():
+    with objmode(t="float64"):
+        t = time.process_time()
+    return t
+
+
+@njit(cache=True)
+def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_nodes, deadline, limit):  # pragma: no cover
+    """Plain depth-first search as _Search.run. Returns (status, nodes, line): 1 won, 0 lost,
+    -1 out of budget, -2 path too deep (unknown)."""
+    hashes = np.zeros((2, 7), dtype=np.uint64)
+    for s in range(7):
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+    MAXD = 20000
+    moves_buf = np.zeros(MAXD * 64, dtype=np.int64)
+    f_count = np.zeros(MAXD, dtype=np.int64)
+    f_index = np.zeros(MAXD, dtype=np.int64)
+    f_move = np.zeros(MAXD, dtype=np.int64)
+    f_flip = np.zeros(MAXD, dtype=np.bool_)
+    f_made0 = np.zeros(MAXD, dtype=np.int64)
+    f_made1 = np.zeros(MAXD, dtype=np.int64)
+    made = np.zeros(MAXD * 4 + 64, dtype=np.int64)
+    made_flip = np.zeros(MAXD * 4 + 64, dtype=np.bool_)
+    keys = np.zeros((1 << 16, 2), dtype=np.uint64)
+    used = 0
+    nodes = 0
+    n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
+    if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
+        return 1, nodes, made[:n_made].copy()
+    if _dead(cols, lens, down, fnd, parents, rank, suit):
+        return 0, nodes, np.zeros(0, dtype=np.int64)
+    a, b = _position_key(hashes)
+    j = _table_find(keys, a, b)
+    keys[j, 0] = a
+    keys[j, 1] = b
+    used += 1
+    depth = 0
+    f_move[0] = -1
+    f_made0[0] = 0
+    f_made1[0] = n_made
+    f_index[0] = 0
+    f_count[0] = _gen_moves(cols, lens, down, fnd, -1, parents, children, safe, rank, suit, moves_buf[0:64], limit)
+    while depth >= 0:
+        if f_index[depth] >= f_count[depth]:
+            if depth == 0:
+                break
+            for q in range(f_made1[depth] - 1, f_made0[depth] - 1, -1):
+                _undo(made[q], made_flip[q], cols, lens, down, fnd, hashes)
+            _undo(f_move[depth], f_flip[depth], cols, lens, down, fnd, hashes)
+            n_made = f_made0[depth]
+            depth -= 1
+            continue
+        if nodes == max_nodes:
+            return -1, nodes, np.zeros(0, dtype=np.int64)
+        if (nodes & 511) == 0 and deadline > 0.0 and _now() > deadline:
+            return -1, nodes, np.zeros(0, dtype=np.int64)
+        m = moves_buf[depth * 64 + f_index[depth]]
+        f_index[depth] += 1
+        flipped = _apply(m, cols, lens, down, fnd, hashes)
+        nodes += 1
+        kind = m & 15
+        start = n_made
+        if kind == 1:
+            n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
+        elif kind == 0:
+            s = (m >> 4) & 15
+            if lens[s] > 0:
+                card = cols[s, lens[s] - 1]
+                if fnd[suit[card]] == rank[card] - 1 and _is_safe(card, fnd, safe):
+                    n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
+        if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
+            line = np.zeros(n_made + depth + 1, dtype=np.int64)
+            k = 0
+            for q in range(f_made1[0]):
+                line[k] = made[q]
+                k += 1
+            for d in range(1, depth + 1):
+                line[k] = f_move[d]
+                k += 1
+                for q in range(f_made0[d], f_made1[d]):
+                    line[k] = made[q]
+                    k += 1
+            line[k] = m
+            k += 1
+            for q in range(start, n_made):
+                line[k] = made[q]
+                k += 1
+            return 1, nodes, line[:k]
+        a, b = _position_key(hashes)
+        j = _table_find(keys, a, b)
+        dead = keys[j, 0] != np.uint64(0)
+        if not dead:
+            keys[j, 0] = a
+            keys[j, 1] = b
+            used += 1
+            if used * 2 > keys.shape[0]:
+                keys = _grow(keys)
+            if kind == 0 and lens[(m >> 4) & 15] > 0:
+                dead = _dead(cols, lens, down, fnd, parents, rank, suit)
+        if dead:
+            for q in range(n_made - 1, start - 1, -1):
+                _undo(made[q], made_flip[q], cols, lens, down, fnd, hashes)
+            _undo(m, flipped, cols, lens, down, fnd, hashes)
+            n_made = start
+            continue
+        if depth + 1 >= MAXD:
+            return -2, nodes, np.zeros(0, dtype=np.int64)
+        depth += 1
+        f_move[depth] = m
+        f_flip[depth] = flipped
+        f_made0[depth] = start
+        f_made1[depth] = n_made
+        f_index[depth] = 0
+        group = -1
+        any_flip = flipped
+        for q in range(start, n_made):
+            if made_flip[q]:
+                any_flip = True
+        if not any_flip and kind == 0 and start == n_made:
+            t = (m >> 16) & 255
+            group = t * 64 + lens[t] - ((m >> 24) & 255)
+        f_count[depth] = _gen_moves(
+            cols,
+            lens,
+            down,
+            fnd,
+            group,
+            parents,
+            children,
+            safe,
+            rank,
+            suit,
+            moves_buf[depth * 64 : depth * 64 + 64],
+            limit,
+        )
+    return 0, nodes, np.zeros(0, dtype=np.int64)

@@ -30,9 +30,10 @@ only *sound* reductions, so that "not winnable" is a proof:
   held itself, every lower card of its suit neither in ``X`` nor held. The greatest such ``X`` is
   found by starting from the whole tableau and taking out every card that could move first. The
   look is skipped (never unsound) after moves that measurably never lock anything: moves up,
-  take-backs, and moves that empty a column. It is about two thirds of the work in plain Python,
+  take-backs, and moves that empty a column. It was about two thirds of the work in plain Python,
   so it runs compiled (:mod:`.compiled`, numba; ``tests/engine/deadlock_reference.py`` is the
-  same check in plain Python, and the tests hold the two to the same answers).
+  same check in plain Python, and the tests hold the two to the same answers), and so does the
+  plain search (the same moves in the same order, node for node).
 
 * **The same group is not moved twice in a row**: after a move of a group from column ``A`` to
   ``B`` that turned no card up and sent no card up, the search does not move that group again
@@ -100,7 +101,7 @@ __all__ = [
 ]
 
 DEFAULT_MAX_SECONDS: Final = 2.0
-DEFAULT_MAX_NODES: Final = 2_000_000
+DEFAULT_MAX_NODES: Final = 5_000_000
 _CHECK_EVERY: Final = 512  # nodes between two looks at the clock
 _FIRST_NODES: Final = 5_000  # the first plain search
 _RESTART_NODES: Final = 150  # times the Luby sequence
@@ -662,31 +663,33 @@ def solve(
     WINNABLE comes with the winning engine moves from this position; NOT_WINNABLE means the
     whole (soundly reduced) space was searched; UNKNOWN that the budget ran out first.
 
-    A plain search that runs out of a short first budget gives way to short searches in a
-    randomly perturbed order (restarts, seeded by ``seed``: deterministic), which find the wins that
-    one early wrong turn hides from a depth-first search; then the plain search goes on where it
-    stopped with the rest of the budget: searching the whole space, it is what proves a deal lost.
+    A plain search (compiled: :func:`.compiled.plain_search`) that runs out of a short first
+    budget gives way to short searches in a randomly perturbed order (restarts, seeded by ``seed``:
+    deterministic), which find the wins that one early wrong turn hides from a depth-first search;
+    then the plain search runs again with the rest of the budget: searching the whole space, it
+    is what proves a deal lost.
     """
     _deadlock_check()  # compiled now, not on the clock
+    from .compiled import LOST, WON, plain_search
+
     begin = _clock()
     if game.is_won:
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
     deadlocks: dict[bytes, bool] = {}  # the restarts look at the same positions again and again
-    plain = _Search(game, deadlocks=deadlocks)
-    spent = 0  # nodes of the restarts
+    spent = 0  # nodes so far
 
     def finish(line: list[_InternalMove] | None) -> SolveResult:
         seconds = _clock() - begin
         if line is None:
-            return SolveResult(Verdict.NOT_WINNABLE, None, plain.nodes + spent, seconds)
-        return SolveResult(Verdict.WINNABLE, _replay(game, line), plain.nodes + spent, seconds)
+            return SolveResult(Verdict.NOT_WINNABLE, None, spent, seconds)
+        return SolveResult(Verdict.WINNABLE, _replay(game, line), spent, seconds)
 
     first = _FIRST_NODES if max_nodes is None else min(_FIRST_NODES, max_nodes)
-    try:
-        return finish(plain.run(first, deadline))
-    except _OutOfBudget:
-        pass
+    status, nodes, line = plain_search(game, first, deadline)
+    spent += nodes
+    if status == WON or status == LOST:
+        return finish(line if status == WON else None)
     # Restarts, until their share of the budget is spent.
     share_end = None if max_seconds is None else begin + max_seconds * _RESTART_SHARE
     share_nodes = None if max_nodes is None else int(max_nodes * _RESTART_SHARE)
@@ -701,25 +704,25 @@ def solve(
             break
         nodes = _RESTART_NODES * _luby(i)
         if share_nodes is not None and max_nodes is not None:
-            nodes = min(nodes, share_nodes - spent, max_nodes - plain.nodes - spent)
+            nodes = min(nodes, share_nodes - spent, max_nodes - spent)
             if nodes <= 0:
                 break
         restart = _Search(game, rng, _NOISES[i % len(_NOISES)], deadlocks)
         try:
-            line = restart.run(nodes, share_end)
+            found = restart.run(nodes, share_end)
         except _OutOfBudget:
             spent += restart.nodes
             i += 1
             continue
         spent += restart.nodes
-        return finish(line)  # a win, or (in a small space) the proof
-    room = None if max_nodes is None else max_nodes - plain.nodes - spent
+        return finish(found)  # a win, or (in a small space) the proof
+    room = None if max_nodes is None else max_nodes - spent
     if room is None or room > 0:
-        try:
-            return finish(plain.run(room, deadline))
-        except _OutOfBudget:
-            pass
-    return SolveResult(Verdict.UNKNOWN, None, plain.nodes + spent, _clock() - begin)
+        status, nodes, line = plain_search(game, room, deadline)
+        spent += nodes
+        if status == WON or status == LOST:
+            return finish(line if status == WON else None)
+    return SolveResult(Verdict.UNKNOWN, None, spent, _clock() - begin)
 
 
 # -- measuring: ``python -m games.engine.solve`` ----------------------------------------------
