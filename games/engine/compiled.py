@@ -1,15 +1,15 @@
-"""The solver's inner loops compiled with numba: its plain depth-first search and its deadlock check.
+"""The solver's searches compiled with numba: its depth-first search and its deadlock check.
 
-The solver (:mod:`.solve`) searches in plain Python with restarts in a shaken move order, which
-find most wins; what proves a deal lost is one plain search over the whole (soundly reduced)
-space, and in plain Python that was the bottleneck. This module is that plain search, step for
-step (the same moves in the same order, the same reductions, the same node counts), and the
-deadlock check both searches use, compiled:
+:func:`.solve.solve` runs a plain search, restarts in a shaken order and the plain search again;
+in plain Python those searches and their deadlock check were nearly all of its time. This module
+is the same search, step for step (the same moves in the same order, the same reductions, the
+same node counts as :class:`.solve._Search` for the plain order), and the deadlock check:
 
-* :func:`plain_search`: :class:`.solve._Search` without restarts, on arrays. Positions are known
-  by a 128-bit hash of their columns (order-independent: columns are interchangeable), not by
-  their bytes: two positions share a hash with a chance of about 1 in 10^26 per pair of the
-  million or so a search sees, which this solver accepts.
+* :class:`Searches`: the searches of one solve, which share what they learn about positions (the
+  deadlock check's answers and the positions proven lost). Positions are known by a 128-bit hash
+  of their columns (order-independent: columns are interchangeable), not by their bytes: for a
+  search of ten million positions, the chance that two of them share one is about 1 in 10^24,
+  which this solver accepts.
 * :func:`deadlocked_key`: the deadlock check on the position key the Python search keeps
   (``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first).
 
@@ -35,7 +35,7 @@ from . import solve
 from .cards import RANK, SUIT
 from .game import GROUP_LIMIT, Game
 
-__all__ = ["deadlocked_key", "plain_search", "warm_up"]
+__all__ = ["Searches", "deadlocked_key", "plain_search", "warm_up"]
 
 _InternalMove = tuple[int, ...]
 
@@ -77,24 +77,50 @@ def deadlocked_key(key: bytes, foundations: list[int], relaxed: bool) -> bool:
     return bool(_dead_key(np.frombuffer(key, dtype=np.uint8), f[0], f[1], f[2], f[3], parents, _RANK, _SUIT))
 
 
+class Searches:
+    """The searches of one :func:`.solve.solve`, from ``game``'s position: they share what they
+    learn about positions (the deadlock check's answers, and the positions proven lost: see the
+    module doc of :mod:`.solve`)."""
+
+    #: False only to check that sharing changes no verdict.
+    share = True
+
+    def __init__(self, game: Game) -> None:
+        self.cols = np.zeros((7, 64), dtype=np.int64)
+        self.lens = np.zeros(7, dtype=np.int64)
+        for s, col in enumerate(game.columns):
+            self.cols[s, : len(col)] = col
+            self.lens[s] = len(col)
+        self.down = np.array(game.down, dtype=np.int64)
+        self.fnd = np.array(game.foundations, dtype=np.int64)
+        self.tables = _TABLES[game.relaxed]
+        self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
+        self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
+
+    def run(
+        self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0
+    ) -> tuple[int, int, list[_InternalMove]]:
+        """One search: ``(status, nodes, line)``, status :data:`WON` (``line``: the solver's
+        internal moves), :data:`LOST` (the whole space searched), :data:`OUT_OF_BUDGET`
+        (``max_nodes`` spent, or the process clock past ``deadline``) or :data:`TOO_DEEP` (a path
+        longer than it keeps: unknown). ``noise``: the order of the plain search shaken (each
+        move's priority gets up to that much at random, from ``seed``)."""
+        parents, children, safe = self.tables
+        if not self.share:
+            self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
+            self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
+        status, nodes, line, self.known, self.known_dead = _search(
+            self.cols.copy(), self.lens.copy(), self.down.copy(), self.fnd.copy(),
+            parents, children, safe, _RANK, _SUIT,
+            -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
+            noise, seed, self.known, self.known_dead,
+        )  # fmt: skip
+        return int(status), int(nodes), [_decode(int(m)) for m in line]
+
+
 def plain_search(game: Game, max_nodes: int | None, deadline: float | None) -> tuple[int, int, list[_InternalMove]]:
-    """One plain search from ``game``'s position: ``(status, nodes, line)``, status :data:`WON`
-    (``line``: the solver's internal moves), :data:`LOST` (the whole space searched),
-    :data:`OUT_OF_BUDGET` (``max_nodes`` spent or the process clock past ``deadline``) or
-    :data:`TOO_DEEP` (a path longer than it keeps; unknown)."""
-    cols = np.zeros((7, 64), dtype=np.int64)
-    lens = np.zeros(7, dtype=np.int64)
-    for s, col in enumerate(game.columns):
-        cols[s, : len(col)] = col
-        lens[s] = len(col)
-    down = np.array(game.down, dtype=np.int64)
-    fnd = np.array(game.foundations, dtype=np.int64)
-    parents, children, safe = _TABLES[game.relaxed]
-    status, nodes, line = _search(
-        cols, lens, down, fnd, parents, children, safe, _RANK, _SUIT,
-        -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
-    )  # fmt: skip
-    return int(status), int(nodes), [_decode(int(m)) for m in line]
+    """One plain search from ``game``'s position (see :meth:`Searches.run`)."""
+    return Searches(game).run(max_nodes, deadline)
 
 
 def warm_up() -> None:
@@ -272,6 +298,19 @@ def _grow(keys):
 
 
 @njit(cache=True)
+def _grow_known(keys, dead):
+    new_keys = np.zeros((keys.shape[0] * 2, 2), dtype=np.uint64)
+    new_dead = np.zeros(keys.shape[0] * 2, dtype=np.bool_)
+    for j in range(keys.shape[0]):
+        if keys[j, 0] != np.uint64(0):
+            k = _table_find(new_keys, keys[j, 0], keys[j, 1])
+            new_keys[k, 0] = keys[j, 0]
+            new_keys[k, 1] = keys[j, 1]
+            new_dead[k] = dead[j]
+    return new_keys, new_dead
+
+
+@njit(cache=True)
 def _dead(cols, lens, down, fnd, parents, rank, suit):
     """The steps of ``tests/engine/deadlock_reference.py``, on the position's arrays."""
     above = np.full(52, -1)
@@ -393,13 +432,14 @@ def _dead(cols, lens, down, fnd, parents, rank, suit):
 
 
 @njit(cache=True)
-def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit):
-    """The moves worth trying, most promising first, into out[]; returns how many."""
+def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit, noise):
+    """The moves worth trying, most promising first, into out[]; returns how many. With ``noise``,
+    each move's priority gets up to that much at random (numba's generator, seeded by the search)."""
     ends = np.full(52, -1)
     where = np.full(52, -1)
     needed = np.zeros(52, dtype=np.bool_)
     empty = -1
-    pr = np.zeros(64, dtype=np.int64)
+    pr = np.zeros(64, dtype=np.float64)
     mv = np.zeros(64, dtype=np.int64)
     count = 0
     for s in range(7):
@@ -515,6 +555,9 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
             pr[count] = 0
             mv[count] = _pack(2, f, 0, empty, 0)
             count += 1
+    if noise > 0.0:
+        for a in range(count):
+            pr[a] += np.random.random() * noise
     # stable sort, highest priority first (insertion sort: a few dozen moves)
     for a in range(1, count):
         kp = pr[a]
@@ -558,9 +601,30 @@ def _now():
 
 
 @njit(cache=True)
-def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_nodes, deadline, limit):  # pragma: no cover
-    """Plain depth-first search as _Search.run. Returns (status, nodes, line): 1 won, 0 lost,
-    -1 out of budget, -2 path too deep (unknown)."""
+def _search(
+    cols,
+    lens,
+    down,
+    fnd,
+    parents,
+    children,
+    safe,
+    rank,
+    suit,
+    max_nodes,
+    deadline,
+    limit,
+    noise,
+    seed,
+    known,
+    known_dead,
+):  # pragma: no cover
+    """A depth-first search as ``solve._Search.run``: (status, nodes, line, known, known_dead),
+    status 1 won, 0 lost, -1 out of budget, -2 path too deep (unknown). ``known``/``known_dead``:
+    the table of positions the searches of one solve share (deadlock check answered, or proven
+    lost), grown if need be and handed back."""
+    if noise > 0.0:
+        np.random.seed(seed)
     hashes = np.zeros((2, 7), dtype=np.uint64)
     for s in range(7):
         hashes[0, s] = _col_hash(cols, lens, down, s, 0)
@@ -577,12 +641,19 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
     made_flip = np.zeros(MAXD * 4 + 64, dtype=np.bool_)
     keys = np.zeros((1 << 16, 2), dtype=np.uint64)
     used = 0
+    known_used = 0
+    for q in range(known.shape[0]):
+        if known[q, 0] != np.uint64(0):
+            known_used += 1
+    trail = np.zeros((1 << 12, 2), dtype=np.uint64)  # the positions expanded (proofs of lost)
+    trail_len = 0
+    f_proves = np.full(MAXD, -1)
     nodes = 0
     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
     if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
-        return 1, nodes, made[:n_made].copy()
+        return 1, nodes, made[:n_made].copy(), known, known_dead
     if _dead(cols, lens, down, fnd, parents, rank, suit):
-        return 0, nodes, np.zeros(0, dtype=np.int64)
+        return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     a, b = _position_key(hashes)
     j = _table_find(keys, a, b)
     keys[j, 0] = a
@@ -593,9 +664,23 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
     f_made0[0] = 0
     f_made1[0] = n_made
     f_index[0] = 0
-    f_count[0] = _gen_moves(cols, lens, down, fnd, -1, parents, children, safe, rank, suit, moves_buf[0:64], limit)
+    f_count[0] = _gen_moves(
+        cols, lens, down, fnd, -1, parents, children, safe, rank, suit, moves_buf[0:64], limit, noise
+    )
     while depth >= 0:
         if f_index[depth] >= f_count[depth]:
+            start = f_proves[depth]
+            if start >= 0:  # lost, for every search of this solve(), with all expanded below it
+                for q in range(start, trail_len):
+                    j = _table_find(known, trail[q, 0], trail[q, 1])
+                    if known[j, 0] == np.uint64(0):
+                        known[j, 0] = trail[q, 0]
+                        known[j, 1] = trail[q, 1]
+                        known_used += 1
+                    known_dead[j] = True
+                    if known_used * 2 > known.shape[0]:
+                        known, known_dead = _grow_known(known, known_dead)
+                trail_len = start
             if depth == 0:
                 break
             for q in range(f_made1[depth] - 1, f_made0[depth] - 1, -1):
@@ -604,10 +689,8 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
             n_made = f_made0[depth]
             depth -= 1
             continue
-        if nodes == max_nodes:
-            return -1, nodes, np.zeros(0, dtype=np.int64)
-        if (nodes & 511) == 0 and deadline > 0.0 and _now() > deadline:
-            return -1, nodes, np.zeros(0, dtype=np.int64)
+        if nodes == max_nodes or ((nodes & 511) == 0 and deadline > 0.0 and _now() > deadline):
+            return -1, nodes, np.zeros(0, dtype=np.int64), known, known_dead
         m = moves_buf[depth * 64 + f_index[depth]]
         f_index[depth] += 1
         flipped = _apply(m, cols, lens, down, fnd, hashes)
@@ -639,18 +722,27 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
             for q in range(start, n_made):
                 line[k] = made[q]
                 k += 1
-            return 1, nodes, line[:k]
+            return 1, nodes, line[:k], known, known_dead
         a, b = _position_key(hashes)
         j = _table_find(keys, a, b)
-        dead = keys[j, 0] != np.uint64(0)
+        dead = keys[j, 0] != np.uint64(0)  # seen
         if not dead:
             keys[j, 0] = a
             keys[j, 1] = b
             used += 1
             if used * 2 > keys.shape[0]:
                 keys = _grow(keys)
-            if kind == 0 and lens[(m >> 4) & 15] > 0:
+            j = _table_find(known, a, b)
+            if known[j, 0] != np.uint64(0):
+                dead = known_dead[j]
+            elif kind == 0 and lens[(m >> 4) & 15] > 0:
                 dead = _dead(cols, lens, down, fnd, parents, rank, suit)
+                known[j, 0] = a
+                known[j, 1] = b
+                known_dead[j] = dead
+                known_used += 1
+                if known_used * 2 > known.shape[0]:
+                    known, known_dead = _grow_known(known, known_dead)
         if dead:
             for q in range(n_made - 1, start - 1, -1):
                 _undo(made[q], made_flip[q], cols, lens, down, fnd, hashes)
@@ -658,7 +750,14 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
             n_made = start
             continue
         if depth + 1 >= MAXD:
-            return -2, nodes, np.zeros(0, dtype=np.int64)
+            return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
+        if trail_len == trail.shape[0]:
+            bigger = np.zeros((trail.shape[0] * 2, 2), dtype=np.uint64)
+            bigger[:trail_len] = trail
+            trail = bigger
+        trail[trail_len, 0] = a
+        trail[trail_len, 1] = b
+        trail_len += 1
         depth += 1
         f_move[depth] = m
         f_flip[depth] = flipped
@@ -670,6 +769,7 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
         for q in range(start, n_made):
             if made_flip[q]:
                 any_flip = True
+        f_proves[depth] = trail_len - 1 if any_flip else -1
         if not any_flip and kind == 0 and start == n_made:
             t = (m >> 16) & 255
             group = t * 64 + lens[t] - ((m >> 24) & 255)
@@ -684,7 +784,6 @@ def _search(cols, lens, down, fnd, parents, children, safe, rank, suit, max_node
             safe,
             rank,
             suit,
-            moves_buf[depth * 64 : depth * 64 + 64],
-            limit,
-        )
-    return 0, nodes, np.zeros(0, dtype=np.int64)
+            moves_buf[depth * 64 : depth * 64 + 64], limit, noise,
+        )  # fmt: skip
+    return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead

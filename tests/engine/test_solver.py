@@ -366,15 +366,12 @@ def columns_of_key(key: bytes) -> tuple[list[list[int]], list[int]]:
 
 
 def test_deals_keep_their_verdicts_without_the_remembered_lost_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random deals, solved with and without carrying lost positions between the searches."""
+    """Random deals, solved with and without the searches of one solve sharing what they learn."""
     codes = [GameCode(Rule.CLASSIC, number) for number in random.Random(5).sample(range(10**9), 12)]
-    shared = [solve(Game.new(code), max_seconds=None, max_nodes=40_000).verdict for code in codes]
-    monkeypatch.setattr(solve_module, "_Frame", _FrameThatProvesNothing)
-    alone = [solve(Game.new(code), max_seconds=None, max_nodes=40_000).verdict for code in codes]
+    codes += [GameCode.parse(code) for code in ("YU1-C-QCKXOYH", "YU1-C-FJSSONA")]  # lost ones
+    shared = [solve(Game.new(code), max_seconds=None, max_nodes=300_000).verdict for code in codes]
+    monkeypatch.setattr(compiled.Searches, "share", False)
+    alone = [solve(Game.new(code), max_seconds=None, max_nodes=300_000).verdict for code in codes]
     for a, b in zip(shared, alone, strict=True):
         assert Verdict.UNKNOWN in (a, b) or a is b
-
-
-class _FrameThatProvesNothing(solve_module._Frame):
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args[:4])  # type: ignore[arg-type]
+    assert Verdict.NOT_WINNABLE in shared and Verdict.WINNABLE in shared
