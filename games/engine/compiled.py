@@ -63,7 +63,9 @@ _TABLES: Final = {
 }
 _RANK: Final = np.array(RANK, dtype=np.int64)
 _SUIT: Final = np.array(SUIT, dtype=np.int64)
-#: Statuses of :func:`plain_search`.
+#: The longest search path kept (a longer one ends the search: unknown).
+_MAX_DEPTH: Final = 20_000
+#: Statuses of :meth:`Searches.run`.
 WON: Final = 1
 LOST: Final = 0
 OUT_OF_BUDGET: Final = -1
@@ -96,6 +98,20 @@ class Searches:
         self.tables = _TABLES[game.relaxed]
         self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
         self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
+        self.known_count = np.zeros(1, dtype=np.int64)
+        depth = _MAX_DEPTH
+        self.work = (
+            np.zeros(depth * 64, dtype=np.int64),  # the moves of each frame
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.bool_),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth * 4 + 64, dtype=np.int64),  # the moves up made on entering
+            np.zeros(depth * 4 + 64, dtype=np.bool_),
+            np.zeros(depth, dtype=np.int64),
+        )
 
     def run(
         self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0
@@ -109,11 +125,12 @@ class Searches:
         if not self.share:
             self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
             self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
+            self.known_count[0] = 0
         status, nodes, line, self.known, self.known_dead = _search(
             self.cols.copy(), self.lens.copy(), self.down.copy(), self.fnd.copy(),
             parents, children, safe, _RANK, _SUIT,
             -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
-            noise, seed, self.known, self.known_dead,
+            noise, seed, self.known, self.known_dead, self.known_count, self.work,
         )  # fmt: skip
         return int(status), int(nodes), [_decode(int(m)) for m in line]
 
@@ -618,6 +635,8 @@ def _search(
     seed,
     known,
     known_dead,
+    known_count,
+    work,
 ):  # pragma: no cover
     """A depth-first search as ``solve._Search.run``: (status, nodes, line, known, known_dead),
     status 1 won, 0 lost, -1 out of budget, -2 path too deep (unknown). ``known``/``known_dead``:
@@ -629,30 +648,23 @@ def _search(
     for s in range(7):
         hashes[0, s] = _col_hash(cols, lens, down, s, 0)
         hashes[1, s] = _col_hash(cols, lens, down, s, 1)
-    MAXD = 20000
-    moves_buf = np.zeros(MAXD * 64, dtype=np.int64)
-    f_count = np.zeros(MAXD, dtype=np.int64)
-    f_index = np.zeros(MAXD, dtype=np.int64)
-    f_move = np.zeros(MAXD, dtype=np.int64)
-    f_flip = np.zeros(MAXD, dtype=np.bool_)
-    f_made0 = np.zeros(MAXD, dtype=np.int64)
-    f_made1 = np.zeros(MAXD, dtype=np.int64)
-    made = np.zeros(MAXD * 4 + 64, dtype=np.int64)
-    made_flip = np.zeros(MAXD * 4 + 64, dtype=np.bool_)
-    keys = np.zeros((1 << 16, 2), dtype=np.uint64)
+    # The path's frames: the moves to try, the next one, the move that entered, the moves up made
+    # then (made[f_made0:f_made1]), where the proof of lost starts in the trail (or -1).
+    moves_buf, f_count, f_index, f_move, f_flip, f_made0, f_made1, made, made_flip, f_proves = work
+    MAXD = f_count.shape[0]
+    keys = np.zeros((1 << 10, 2), dtype=np.uint64)  # the positions seen by this search
     used = 0
-    known_used = 0
-    for q in range(known.shape[0]):
-        if known[q, 0] != np.uint64(0):
-            known_used += 1
-    trail = np.zeros((1 << 12, 2), dtype=np.uint64)  # the positions expanded (proofs of lost)
+    known_used = known_count[0]
+    trail = np.zeros((1 << 10, 2), dtype=np.uint64)  # the positions expanded (proofs of lost)
     trail_len = 0
-    f_proves = np.full(MAXD, -1)
+    f_proves[0] = -1
     nodes = 0
     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
     if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
+        known_count[0] = known_used
         return 1, nodes, made[:n_made].copy(), known, known_dead
     if _dead(cols, lens, down, fnd, parents, rank, suit):
+        known_count[0] = known_used
         return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     a, b = _position_key(hashes)
     j = _table_find(keys, a, b)
@@ -690,6 +702,7 @@ def _search(
             depth -= 1
             continue
         if nodes == max_nodes or ((nodes & 511) == 0 and deadline > 0.0 and _now() > deadline):
+            known_count[0] = known_used
             return -1, nodes, np.zeros(0, dtype=np.int64), known, known_dead
         m = moves_buf[depth * 64 + f_index[depth]]
         f_index[depth] += 1
@@ -722,6 +735,7 @@ def _search(
             for q in range(start, n_made):
                 line[k] = made[q]
                 k += 1
+            known_count[0] = known_used
             return 1, nodes, line[:k], known, known_dead
         a, b = _position_key(hashes)
         j = _table_find(keys, a, b)
@@ -750,6 +764,7 @@ def _search(
             n_made = start
             continue
         if depth + 1 >= MAXD:
+            known_count[0] = known_used
             return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
         if trail_len == trail.shape[0]:
             bigger = np.zeros((trail.shape[0] * 2, 2), dtype=np.uint64)
@@ -786,4 +801,5 @@ def _search(
             suit,
             moves_buf[depth * 64 : depth * 64 + 64], limit, noise,
         )  # fmt: skip
+    known_count[0] = known_used
     return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead
