@@ -10,7 +10,7 @@ RUN python -m venv /app/.venv \
  && /app/.venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt
 
 COPY . .
-# The solver's compiled deadlock check (numba) is compiled here, into a cache every process reads.
+# The solver's compiled searches (numba) are compiled here, into a cache every process reads.
 ENV NUMBA_CACHE_DIR=/app/var/numba
 RUN useradd --system --uid 1000 yukon && mkdir -p var \
  && /app/.venv/bin/python -c "from games.engine.compiled import warm_up; warm_up()" \

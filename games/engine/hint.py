@@ -34,7 +34,7 @@ __all__ = ["HINT_NODES", "HINT_SAMPLES", "WINNABLE_NODES", "hint", "still_winnab
 
 HINT_SAMPLES: Final = 5
 HINT_NODES: Final = 6_000  # per sample
-WINNABLE_NODES: Final = 100_000  # a few seconds of CPU at most
+WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (3.7 % of fresh classic deals unknown; 1M: 3.0 %, 0.9 s)
 
 Answer = Literal["yes", "no", "unknown"]
 
