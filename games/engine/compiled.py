@@ -141,9 +141,15 @@ def plain_search(game: Game, max_nodes: int | None, deadline: float | None) -> t
 
 
 def warm_up() -> None:
-    """Compile (or load from the cache) now, not within a search's time budget."""
-    deadlocked_key(bytes((100,)), [0, 0, 0, 0], False)
-    plain_search(Game.from_code("YU1-C-AAAAAAB"), 1, None)
+    """Compile (or load from the cache) now, not within a search's time budget; once a process."""
+    global _warm
+    if not _warm:
+        deadlocked_key(bytes((100,)), [0, 0, 0, 0], False)
+        plain_search(Game.from_code("YU1-C-AAAAAAB"), 1, None)
+        _warm = True
+
+
+_warm = False
 
 
 def _decode(m: int) -> _InternalMove:
