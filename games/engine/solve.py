@@ -673,7 +673,7 @@ def solve(
     WINNABLE comes with the winning engine moves from this position; NOT_WINNABLE means the
     whole (soundly reduced) space was searched; UNKNOWN that the budget ran out first.
 
-    A plain search (compiled: :func:`.compiled.plain_search`) that runs out of a short first
+    A plain search (compiled: :class:`.compiled.Searches`) that runs out of a short first
     budget gives way to short searches in a randomly perturbed order (restarts, seeded by ``seed``:
     deterministic), which find the wins that one early wrong turn hides from a depth-first search;
     then the plain search runs again with the rest of the budget: searching the whole space, it
