@@ -454,6 +454,24 @@ def _dead(cols, lens, down, fnd, parents, rank, suit):
     return n_members > 0
 
 
+@njit(cache=True, inline="always")
+def _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits):
+    """How promising moving the group from card ``i`` of column ``s`` is (``solve._Search.moves``'s
+    ``prio``): a card turned up, a column emptied (worth more while a King waits for one), a
+    target a lid needs or a card that can go up uncovered, else little."""
+    d = down[s]
+    if i == d:
+        if d:
+            return 80 + d
+        return 50 if king_waits else 5
+    below = cols[s, i - 1]
+    if needed[below]:
+        return 65
+    if fnd[suit[below]] == rank[below] - 1:
+        return 60
+    return 20
+
+
 @njit(cache=True)
 def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit, noise):
     """The moves worth trying, most promising first, into out[]; returns how many. With ``noise``,
@@ -511,21 +529,8 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
             n = lens[s]
             if n - i > limit or w == group:
                 continue
-            d = down[s]
-            if i == d:
-                if d:
-                    value = 80 + d
-                else:
-                    value = 50 if (king_waits and empty < 0) else 5
-            else:
-                below = cols[s, i - 1]
-                if needed[below]:
-                    value = 65
-                elif fnd[suit[below]] == rank[below] - 1:
-                    value = 60
-                else:
-                    value = 20
-            if needed[target] and i != d:
+            value = _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits and empty < 0)
+            if needed[target] and i != down[s]:
                 value -= 15
             pr[count] = value
             mv[count] = _pack(0, s, i, t, n - i)
@@ -538,21 +543,7 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
                 i = w & 63
                 n = lens[s]
                 if n - i <= limit:
-                    d = down[s]
-                    if i == d:
-                        if d:
-                            value = 80 + d
-                        else:
-                            value = 50 if (king_waits and empty < 0) else 5
-                    else:
-                        below = cols[s, i - 1]
-                        if needed[below]:
-                            value = 65
-                        elif fnd[suit[below]] == rank[below] - 1:
-                            value = 60
-                        else:
-                            value = 20
-                    pr[count] = value
+                    pr[count] = _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits and empty < 0)
                     mv[count] = _pack(0, s, i, empty, n - i)
                     count += 1
     for f in range(4):
