@@ -208,7 +208,7 @@ class _OutOfBudget(Exception):
 class _Frame:
     """One position on the search path: its moves, the next to try, how it was entered."""
 
-    __slots__ = ("todo", "index", "made", "move", "flipped", "proves")
+    __slots__ = ("todo", "index", "made", "move", "flipped")
 
     def __init__(
         self,
@@ -216,33 +216,23 @@ class _Frame:
         made: list[tuple[_InternalMove, bool]],
         move: _InternalMove | None,
         flipped: bool,
-        proves: int = -1,
     ) -> None:
         self.todo = todo
         self.index = 0
         self.made = made  # the safe foundation moves made on entering
         self.move = move
         self.flipped = flipped
-        # Entered with a card turned up: the length of the search's trail then (else -1). Done
-        # without a win, this position and every one expanded below it are lost (module doc).
-        self.proves = proves
 
 
 class _Search:
-    """One search over a copy of a position; moves are applied and taken back in place.
+    """One plain search over a copy of a position; moves are applied and taken back in place.
 
-    :func:`solve` runs this search compiled (:class:`.compiled.Searches`, node for node the same
-    for the plain order); this one makes the moves of the lines it returns, and is the reference
-    the tests hold the compiled one to.
+    :func:`solve` runs its searches compiled (:class:`.compiled.Searches`: this search node for
+    node, and the restarts and the positions proven lost that they share); this one makes the
+    moves of the lines it returns, and is the reference the tests hold the compiled one to.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        rng: random.Random | None = None,
-        noise: float = 0.0,
-        deadlocks: dict[bytes, bool] | None = None,
-    ) -> None:
+    def __init__(self, game: Game) -> None:
         self.cols = [list(col) for col in game.columns]
         self.down = list(game.down)
         self.fnd = list(game.foundations)
@@ -253,13 +243,8 @@ class _Search:
         self.keys = [self._col_key(i) for i in range(7)]
         self.seen: set[bytes] = set()
         self.nodes = 0
-        self.rng = rng  # None: the plain order; else each move's priority gets up to ``noise`` at random
-        self.noise = noise
         self.stack: list[_Frame] | None = None  # the search path, kept between calls of run()
-        self.trail: list[bytes] = []  # the positions expanded, for the proofs of lost (see _Frame)
         self.root_autos: list[_InternalMove] = []
-        # position -> the deadlock check's answer, shared by the searches of one solve()
-        self.deadlocks: dict[bytes, bool] = {} if deadlocks is None else deadlocks
         self.deadlocked = _deadlock_check()
 
     # -- position ---------------------------------------------------------------------------
@@ -446,11 +431,6 @@ class _Search:
                     add((0, (_BACK, f, dst)))
             if top == 13 and empty >= 0:
                 add((0, (_BACK, f, empty)))
-        rng = self.rng
-        if rng is not None:
-            noise = self.noise
-            rand = rng.random
-            scored = [(prio + rand() * noise, move) for prio, move in scored]
         scored.sort(key=_first, reverse=True)
         return [move for _, move in scored]
 
@@ -475,8 +455,6 @@ class _Search:
         limit = -1 if max_nodes is None else nodes + max_nodes
         apply, undo, autos, key, moves = self.apply, self.undo, self.autos, self.key, self.moves
         cols, fnd, safe = self.cols, self.fnd, self.safe
-        verdicts = self.deadlocks
-        trail = self.trail
         deadlocked, relaxed = self.deadlocked, self.relaxed
         while stack:
             frame = stack[-1]
@@ -484,11 +462,6 @@ class _Search:
             index = frame.index
             if index >= len(todo):
                 stack.pop()
-                start = frame.proves
-                if start >= 0:  # lost, for every search of this solve()
-                    for gone in trail[start:]:
-                        verdicts[gone] = True
-                    del trail[start:]
                 for m, f in reversed(frame.made):
                     undo(m, f)
                 if frame.move is not None:
@@ -537,17 +510,13 @@ class _Search:
             # Only a move between columns that leaves a card behind is worth a new look: a move up
             # covers nothing, and in measurements a take-back or a move that empties a column never
             # locked what was free (a look is only ever skipped, which costs no soundness).
-            dead = verdicts.get(k)
-            if dead is None and kind == _TABLEAU and cols[move[1]]:
-                dead = verdicts[k] = deadlocked(k, fnd, relaxed)
-            if dead:
+            if kind == _TABLEAU and cols[move[1]] and deadlocked(k, fnd, relaxed):
                 for m, f in reversed(made):
                     undo(m, f)
                 undo(move, flipped)
                 continue
-            trail.append(k)
             if flipped or any(f for _, f in made):
-                stack.append(_Frame(moves(), made, move, flipped, len(trail) - 1))
+                stack.append(_Frame(moves(), made, move, flipped))
             elif kind == _TABLEAU and not made:
                 t = move[3]
                 stack.append(_Frame(moves(t * 64 + len(cols[t]) - move[4]), made, move, False))
