@@ -186,9 +186,15 @@ def _is_safe(card: int, foundations: list[int], needs: tuple[tuple[int, int], ..
     return True
 
 
+def _column_key(down: int, cards: list[int]) -> bytes:
+    """A column in a position key: ``100 + face-down cards``, then its cards, bottom first (a
+    position's key is its columns' keys, sorted; :mod:`.compiled` reads the same bytes)."""
+    return bytes((100 + down, *cards))
+
+
 def is_deadlocked(game: Game) -> bool:
     """True when the deadlock check (see the module doc) alone proves the position lost."""
-    key = b"".join(bytes((100 + down, *col)) for col, down in zip(game.columns, game.down, strict=True))
+    key = b"".join(_column_key(down, col) for col, down in zip(game.columns, game.down, strict=True))
     return _deadlock_check()(key, game.foundations, game.relaxed)
 
 
@@ -240,7 +246,7 @@ class _Search:
         self.parents = _PARENTS[game.relaxed]
         self.children = _CHILDREN[game.relaxed]
         self.safe = _SAFE[game.relaxed]
-        self.keys = [self._col_key(i) for i in range(7)]
+        self.keys = [_column_key(down, col) for col, down in zip(self.cols, self.down, strict=True)]
         self.seen: set[bytes] = set()
         self.nodes = 0
         self.stack: list[_Frame] | None = None  # the search path, kept between calls of run()
@@ -248,9 +254,6 @@ class _Search:
         self.deadlocked = _deadlock_check()
 
     # -- position ---------------------------------------------------------------------------
-    def _col_key(self, i: int) -> bytes:
-        return bytes((100 + self.down[i], *self.cols[i]))
-
     def key(self) -> bytes:
         return b"".join(sorted(self.keys))
 
@@ -270,8 +273,8 @@ class _Search:
             flipped = bool(src) and down[s] == len(src)
             if flipped:
                 down[s] -= 1
-            self.keys[s] = bytes((100 + down[s], *src))
-            self.keys[t] = bytes((100 + down[t], *cols[t]))
+            self.keys[s] = _column_key(down[s], src)
+            self.keys[t] = _column_key(down[t], cols[t])
             return flipped
         if kind == _UP:
             s = move[1]
@@ -281,12 +284,12 @@ class _Search:
             flipped = bool(src) and down[s] == len(src)
             if flipped:
                 down[s] -= 1
-            self.keys[s] = bytes((100 + down[s], *src))
+            self.keys[s] = _column_key(down[s], src)
             return flipped
         _, f, t = move
         self.fnd[f] -= 1
         cols[t].append(f * 13 + self.fnd[f])
-        self.keys[t] = bytes((100 + down[t], *cols[t]))
+        self.keys[t] = _column_key(down[t], cols[t])
         return False
 
     def undo(self, move: _InternalMove, flipped: bool) -> None:
@@ -299,8 +302,8 @@ class _Search:
                 down[s] += 1
             src.extend(dst[-n:])
             del dst[-n:]
-            self.keys[s] = bytes((100 + down[s], *src))
-            self.keys[t] = bytes((100 + down[t], *dst))
+            self.keys[s] = _column_key(down[s], src)
+            self.keys[t] = _column_key(down[t], dst)
         elif kind == _UP:
             s = move[1]
             src = cols[s]
@@ -309,12 +312,12 @@ class _Search:
             suit = move[2]
             src.append(suit * 13 + self.fnd[suit] - 1)
             self.fnd[suit] -= 1
-            self.keys[s] = bytes((100 + down[s], *src))
+            self.keys[s] = _column_key(down[s], src)
         else:
             _, f, t = move
             cols[t].pop()
             self.fnd[f] += 1
-            self.keys[t] = bytes((100 + down[t], *cols[t]))
+            self.keys[t] = _column_key(down[t], cols[t])
 
     def autos(self) -> list[tuple[_InternalMove, bool]]:
         """Make every safe foundation move (see the module doc), repeatedly; the moves made."""
