@@ -65,6 +65,14 @@ _RANK: Final = np.array(RANK, dtype=np.int64)
 _SUIT: Final = np.array(SUIT, dtype=np.int64)
 #: The longest search path kept (a longer one ends the search: unknown).
 _MAX_DEPTH: Final = 20_000
+#: The random numbers of the column hashes (:func:`_col_hash`), two lanes: a 128-bit position key.
+_CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**63, size=(2, 64, 52), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+_DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**63, size=(2, 64), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+#: Room for the moves of one position.
+_MOVES: Final = 128
+#: The most positions a canonical position's family may have (more: unknown).
+_FAMILY: Final = 256
+_MOVE_BITS: Final = (1 << 40) - 1
 #: Statuses of :meth:`Searches.run`.
 WON: Final = 1
 LOST: Final = 0
@@ -101,20 +109,28 @@ class Searches:
         self.known_count = np.zeros(1, dtype=np.int64)
         depth = _MAX_DEPTH
         self.work = (
-            np.zeros(depth * 64, dtype=np.int64),  # the moves of each frame
+            np.zeros(1 << 21, dtype=np.int64),  # the moves of the frames on the path, a stack
+            np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.bool_),
             np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
-            np.zeros(depth * 4 + 64, dtype=np.int64),  # the moves up made on entering
-            np.zeros(depth * 4 + 64, dtype=np.bool_),
+            np.zeros(depth * 8 + 256, dtype=np.int64),  # the moves up (and swaps) made on entering
+            np.zeros(depth * 8 + 256, dtype=np.bool_),
             np.zeros(depth, dtype=np.int64),
+            np.zeros(1 << 18, dtype=np.int64),  # the families' members: where from, by which swap
+            np.zeros(1 << 18, dtype=np.int64),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.int64),
+            np.zeros(_MOVES, dtype=np.int64),
+            np.zeros(_FAMILY, dtype=np.int64),
+            np.zeros((_FAMILY, 2), dtype=np.uint64),
         )
 
     def run(
-        self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0
+        self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0, canon: bool = False
     ) -> tuple[int, int, list[_InternalMove]]:
         """One search: ``(status, nodes, line)``, status :data:`WON` (``line``: the solver's
         internal moves), :data:`LOST` (the whole space searched), :data:`OUT_OF_BUDGET`
@@ -130,7 +146,7 @@ class Searches:
             self.cols.copy(), self.lens.copy(), self.down.copy(), self.fnd.copy(),
             parents, children, safe, _RANK, _SUIT,
             -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
-            noise, seed, self.known, self.known_dead, self.known_count, self.work,
+            noise, seed, self.known, self.known_dead, self.known_count, self.work, canon,
         )  # fmt: skip
         return int(status), int(nodes), [_decode(int(m)) for m in line]
 
@@ -189,10 +205,12 @@ def _mix(z):
 
 @njit(cache=True)
 def _col_hash(cols, lens, down, s, lane):
-    h = np.uint64(lane * 0x632BE59BD9B4E019 + 0x12345) + np.uint64(down[s] + 1) * np.uint64(0x9E3779B97F4A7C15)
+    """A column's hash in one lane: a sum of random numbers, one for each (place, card) and one
+    for its face-down count, so that a move updates it card by card (:func:`_apply`)."""
+    h = _DOWN_Z[lane, down[s]]
     for i in range(lens[s]):
-        h = _mix(h ^ np.uint64(cols[s, i] + 1 + 64 * (lane + 1)))
-    return _mix(h + np.uint64(lens[s]))
+        h += _CARD_Z[lane, i, cols[s, i]]
+    return h
 
 
 @njit(cache=True)
@@ -210,6 +228,24 @@ def _pack(kind, s, i, t, n):
     return kind | (s << 4) | (i << 8) | (t << 16) | (n << 24)
 
 
+@njit(cache=True, inline="always")
+def _turn_up(s, lens, down, hashes):
+    """After cards left column ``s``: turn its new last card up if it is face down; True if so."""
+    if lens[s] > 0 and down[s] == lens[s]:
+        for lane in range(2):
+            hashes[lane, s] += _DOWN_Z[lane, down[s] - 1] - _DOWN_Z[lane, down[s]]
+        down[s] -= 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _turn_down(s, down, hashes):
+    for lane in range(2):
+        hashes[lane, s] += _DOWN_Z[lane, down[s] + 1] - _DOWN_Z[lane, down[s]]
+    down[s] += 1
+
+
 @njit(cache=True)
 def _apply(m, cols, lens, down, fnd, hashes):
     kind = m & 15
@@ -219,33 +255,31 @@ def _apply(m, cols, lens, down, fnd, hashes):
         t = (m >> 16) & 255
         n = lens[s]
         for k in range(i, n):
-            cols[t, lens[t]] = cols[s, k]
-            lens[t] += 1
+            card = cols[s, k]
+            p = lens[t]
+            cols[t, p] = card
+            lens[t] = p + 1
+            for lane in range(2):
+                hashes[lane, s] -= _CARD_Z[lane, k, card]
+                hashes[lane, t] += _CARD_Z[lane, p, card]
         lens[s] = i
-        flipped = i > 0 and down[s] == i
-        if flipped:
-            down[s] -= 1
-        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
-        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
-        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
-        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
-        return flipped
+        return _turn_up(s, lens, down, hashes)
     if kind == 1:
-        card = cols[s, lens[s] - 1]
-        lens[s] -= 1
+        k = lens[s] - 1
+        card = cols[s, k]
+        lens[s] = k
         fnd[card // 13] += 1
-        flipped = lens[s] > 0 and down[s] == lens[s]
-        if flipped:
-            down[s] -= 1
-        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
-        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
-        return flipped
+        for lane in range(2):
+            hashes[lane, s] -= _CARD_Z[lane, k, card]
+        return _turn_up(s, lens, down, hashes)
     t = (m >> 16) & 255
     fnd[s] -= 1
-    cols[t, lens[t]] = s * 13 + fnd[s]
-    lens[t] += 1
-    hashes[0, t] = _col_hash(cols, lens, down, t, 0)
-    hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+    card = s * 13 + fnd[s]
+    p = lens[t]
+    cols[t, p] = card
+    lens[t] = p + 1
+    for lane in range(2):
+        hashes[lane, t] += _CARD_Z[lane, p, card]
     return False
 
 
@@ -257,30 +291,35 @@ def _undo(m, flipped, cols, lens, down, fnd, hashes):
         t = (m >> 16) & 255
         n = (m >> 24) & 255
         if flipped:
-            down[s] += 1
+            _turn_down(s, down, hashes)
         for k in range(lens[t] - n, lens[t]):
-            cols[s, lens[s]] = cols[t, k]
-            lens[s] += 1
+            card = cols[t, k]
+            p = lens[s]
+            cols[s, p] = card
+            lens[s] = p + 1
+            for lane in range(2):
+                hashes[lane, t] -= _CARD_Z[lane, k, card]
+                hashes[lane, s] += _CARD_Z[lane, p, card]
         lens[t] -= n
-        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
-        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
-        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
-        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
     elif kind == 1:
         if flipped:
-            down[s] += 1
+            _turn_down(s, down, hashes)
         suit = (m >> 8) & 255
-        cols[s, lens[s]] = suit * 13 + fnd[suit] - 1
-        lens[s] += 1
+        card = suit * 13 + fnd[suit] - 1
+        p = lens[s]
+        cols[s, p] = card
+        lens[s] = p + 1
         fnd[suit] -= 1
-        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
-        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+        for lane in range(2):
+            hashes[lane, s] += _CARD_Z[lane, p, card]
     else:
         t = (m >> 16) & 255
-        lens[t] -= 1
+        p = lens[t] - 1
+        card = cols[t, p]
+        lens[t] = p
         fnd[s] += 1
-        hashes[0, t] = _col_hash(cols, lens, down, t, 0)
-        hashes[1, t] = _col_hash(cols, lens, down, t, 1)
+        for lane in range(2):
+            hashes[lane, t] -= _CARD_Z[lane, p, card]
 
 
 @njit(cache=True)
@@ -455,6 +494,15 @@ def _dead(cols, lens, down, fnd, parents, rank, suit):
 
 
 @njit(cache=True, inline="always")
+def _fits(card, below, parents):
+    """Whether ``card`` may lie on ``below`` in the tableau."""
+    for j in range(4):
+        if parents[card, j] == below:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits):
     """How promising moving the group from card ``i`` of column ``s`` is (``solve._Search.moves``'s
     ``prio``): a card turned up, a column emptied (worth more while a King waits for one), a
@@ -473,15 +521,15 @@ def _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits):
 
 
 @njit(cache=True)
-def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit, noise):
+def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit, noise, skip_swaps):
     """The moves worth trying, most promising first, into out[]; returns how many. With ``noise``,
     each move's priority gets up to that much at random (numba's generator, seeded by the search)."""
     ends = np.full(52, -1)
     where = np.full(52, -1)
     needed = np.zeros(52, dtype=np.bool_)
     empty = -1
-    pr = np.zeros(64, dtype=np.float64)
-    mv = np.zeros(64, dtype=np.int64)
+    pr = np.zeros(_MOVES, dtype=np.float64)
+    mv = np.zeros(_MOVES, dtype=np.int64)
     count = 0
     for s in range(7):
         n = lens[s]
@@ -529,6 +577,8 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
             n = lens[s]
             if n - i > limit or w == group:
                 continue
+            if skip_swaps and i > down[s] and _fits(card, cols[s, i - 1], parents):
+                continue  # a swap: the same family of positions (see _canon)
             value = _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits and empty < 0)
             if needed[target] and i != down[s]:
                 value -= 15
@@ -608,10 +658,214 @@ def _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_m
 
 
 @njit(cache=True)
+def _canon(cols, lens, down, fnd, hashes, parents, rank, limit, made, made_flip, n_made):
+    """Make every *swap* that moves a group onto its lower parent (card number): a group whose
+    bottom card lies on a parent (face up) while its other parent ends another column. A swap can
+    be taken back at once (the parent it left ends its column), so the two positions reach the
+    same positions: the search keeps one of each such family (a canonical position) and tries,
+    from it, what the others can do (:func:`_gen_moves`: the swap, then the sibling onto the parent
+    it freed, back from its foundation onto it, or that parent up). Each swap lowers the sum of the
+    cards lying under cards: it ends."""
+    s = 0
+    while s < 7:
+        swapped = False
+        for i in range(down[s] + 1, lens[s]):
+            x = cols[s, i]
+            p = cols[s, i - 1]
+            if rank[p] != rank[x] + 1 or not _fits(x, p, parents) or lens[s] - i > limit:
+                continue
+            for j in range(4):
+                q = parents[x, j]
+                if q < 0:
+                    break
+                if q >= p:
+                    continue
+                for t in range(7):
+                    if t != s and lens[t] > 0 and cols[t, lens[t] - 1] == q:
+                        m = _pack(0, s, i, t, lens[s] - i)
+                        made[n_made] = m
+                        made_flip[n_made] = _apply(m, cols, lens, down, fnd, hashes)
+                        n_made += 1
+                        swapped = True
+                        break
+                if swapped:
+                    break
+            if swapped:
+                break
+        s = 0 if swapped else s + 1
+    return n_made
+
+
+@njit(cache=True)
+def _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made):
+    """The swaps to the canonical position and the safe moves up they allow, until neither is left."""
+    while True:
+        before = n_made
+        n_made = _canon(cols, lens, down, fnd, hashes, parents, rank, limit, made, made_flip, n_made)
+        if n_made == before:
+            return n_made
+        n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
+
+
+@njit(cache=True)
 def _now():
     with objmode(t="float64"):
         t = time.process_time()
     return t
+
+
+@njit(cache=True)
+def _gen_swaps(cols, lens, down, parents, limit, out):
+    """The swaps from here (see :func:`_canon`), either way, into out[]; returns how many."""
+    count = 0
+    for s in range(7):
+        for i in range(down[s] + 1, lens[s]):
+            x = cols[s, i]
+            p = cols[s, i - 1]
+            if not _fits(x, p, parents) or lens[s] - i > limit:
+                continue
+            for j in range(4):
+                q = parents[x, j]
+                if q < 0:
+                    break
+                if q == p:
+                    continue
+                for t in range(7):
+                    if t != s and lens[t] > 0 and cols[t, lens[t] - 1] == q:
+                        out[count] = _pack(0, s, i, t, lens[s] - i)
+                        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _target(m, cols, lens):
+    """The card a move goes onto (-1: an empty column or a foundation)."""
+    kind = m & 15
+    if kind == 1:
+        return -1
+    t = (m >> 16) & 255
+    return cols[t, lens[t] - 1] if lens[t] > 0 else -1
+
+
+@njit(cache=True)
+def _onto(cols, lens, down, fnd, t, parents, children, safe, rank, suit, limit, out, count):
+    """The moves onto the last card of column ``t`` (from the tableau, or back from a foundation),
+    into out[count:]; returns the new count."""
+    target = cols[t, lens[t] - 1]
+    for j in range(4):
+        c = children[target, j]
+        if c < 0:
+            break
+        found = False
+        for s in range(7):
+            for i in range(down[s], lens[s]):
+                if cols[s, i] == c:
+                    found = True
+                    swap = i > down[s] and _fits(c, cols[s, i - 1], parents)  # within the family
+                    if s != t and lens[s] - i <= limit and not swap:
+                        out[count] = _pack(0, s, i, t, lens[s] - i)
+                        count += 1
+                    break
+            if found:
+                break
+        f = suit[c]
+        if not found and fnd[f] == rank[c]:
+            fnd[f] -= 1
+            comes_back = _is_safe(c, fnd, safe)
+            fnd[f] += 1
+            if not comes_back:
+                out[count] = _pack(2, f, 0, t, 0)
+                count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _path(k, mem_par, mem_move, pbase, path):
+    """The swaps that lead from a frame's position to its member ``k``, last first; how many."""
+    n = 0
+    while k > 0:
+        path[n] = mem_move[pbase + k]
+        n += 1
+        k = mem_par[pbase + k]
+    return n
+
+
+@njit(cache=True)
+def _expand(
+    cols, lens, down, fnd, hashes, group, parents, children, safe, rank, suit, limit, noise, canon,
+    stack, base, mem_par, mem_move, pbase, tmp, path, mkeys,
+):  # fmt: skip
+    """The moves to try from here into stack[base:], each ``move | member << 40``; returns (how
+    many, members), how many -1 when a buffer is full. A plain search has one member, this
+    position. A canonical one tries the moves of every position its swaps reach (its *family*,
+    found here breadth first, each with the member it came from and its swap), which reach
+    each other, so they all stand for one: the swaps themselves are not tried."""
+    mem_par[pbase] = -1
+    mem_move[pbase] = 0
+    if not canon:
+        n = _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, tmp, limit, noise, False)
+        if base + n > stack.shape[0]:
+            return -1, 1
+        for z in range(n):
+            stack[base + z] = tmp[z]
+        return n, 1
+    a, b = _position_key(hashes)
+    mkeys[0, 0] = a
+    mkeys[0, 1] = b
+    n_mem = 1
+    count = 0
+    k = 0
+    while k < n_mem:
+        plen = _path(k, mem_par, mem_move, pbase, path)
+        for r in range(plen - 1, -1, -1):
+            _apply(path[r], cols, lens, down, fnd, hashes)
+        ns = _gen_swaps(cols, lens, down, parents, limit, tmp)
+        for z in range(ns):
+            sw = tmp[z]
+            _apply(sw, cols, lens, down, fnd, hashes)
+            a, b = _position_key(hashes)
+            new = True
+            for q in range(n_mem):
+                if mkeys[q, 0] == a and mkeys[q, 1] == b:
+                    new = False
+                    break
+            if new:
+                if n_mem == mkeys.shape[0] or pbase + n_mem >= mem_par.shape[0]:
+                    return -1, n_mem
+                mkeys[n_mem, 0] = a
+                mkeys[n_mem, 1] = b
+                mem_par[pbase + n_mem] = k
+                mem_move[pbase + n_mem] = sw
+                n_mem += 1
+            _undo(sw, False, cols, lens, down, fnd, hashes)
+        if k == 0:
+            n = _gen_moves(cols, lens, down, fnd, -1, parents, children, safe, rank, suit, tmp, limit, noise, True)
+        else:
+            # What this member can do that the one it came from (by moving the group [x .. e]
+            # from parent p onto x's other parent) cannot, up to the family: put a card onto p
+            # (x's sibling, from the tableau or back from its foundation), p up, and a card onto
+            # e (in the one it came from, with the group on p, that card's group may hold p, or
+            # grow past the limit). Every other move reaches a position of the same family as
+            # that member's same move, or as the move of a group that then carries the swapped
+            # group along.
+            sw = mem_move[pbase + k]
+            n = _onto(cols, lens, down, fnd, (sw >> 4) & 15, parents, children, safe, rank, suit, limit, tmp, 0)
+            n = _onto(cols, lens, down, fnd, (sw >> 16) & 255, parents, children, safe, rank, suit, limit, tmp, n)
+            s0 = (sw >> 4) & 15
+            p = cols[s0, lens[s0] - 1]
+            if fnd[suit[p]] == rank[p] - 1:
+                tmp[n] = _pack(1, s0, suit[p], 0, 0)
+                n += 1
+        if base + count + n > stack.shape[0]:
+            return -1, n_mem
+        for z in range(n):
+            m = tmp[z]
+            stack[base + count] = m | (k << 40)
+            count += 1
+        for r in range(plen):
+            _undo(path[r], False, cols, lens, down, fnd, hashes)
+        k += 1
+    return count, n_mem
 
 
 @njit(cache=True)
@@ -634,9 +888,11 @@ def _search(
     known_dead,
     known_count,
     work,
+    canon,
 ):  # pragma: no cover
-    """A depth-first search as ``solve._Search.run``: (status, nodes, line, known, known_dead),
-    status 1 won, 0 lost, -1 out of budget, -2 path too deep (unknown). ``known``/``known_dead``:
+    """A depth-first search as ``solve._Search.run`` (``canon``: over canonical positions, see
+    :func:`_canon` and :func:`_expand`): (status, nodes, line, known, known_dead), status 1 won,
+    0 lost, -1 out of budget, -2 path too deep or a buffer full (unknown). ``known``/``known_dead``:
     the table of positions the searches of one solve share (deadlock check answered, or proven
     lost), grown if need be and handed back."""
     if noise > 0.0:
@@ -645,9 +901,12 @@ def _search(
     for s in range(7):
         hashes[0, s] = _col_hash(cols, lens, down, s, 0)
         hashes[1, s] = _col_hash(cols, lens, down, s, 1)
-    # The path's frames: the moves to try, the next one, the move that entered, the moves up made
-    # then (made[f_made0:f_made1]), where the proof of lost starts in the trail (or -1).
-    moves_buf, f_count, f_index, f_move, f_flip, f_made0, f_made1, made, made_flip, f_proves = work
+    # The path's frames: its moves (stack[f_start:f_start + f_count], each a move and the member of
+    # the family it is made from, members at mem_*[f_pstart:]), the next one, the entry that
+    # entered it and whether its move turned a card up, the moves up (and swaps) made then
+    # (made[f_made0:f_made1]), where the proof of lost starts in the trail (or -1).
+    (stack, f_start, f_count, f_index, f_move, f_flip, f_made0, f_made1, made, made_flip, f_proves,
+     mem_par, mem_move, f_pstart, f_pcount, tmp, path, mkeys) = work  # fmt: skip
     MAXD = f_count.shape[0]
     keys = np.zeros((1 << 10, 2), dtype=np.uint64)  # the positions seen by this search
     used = 0
@@ -657,6 +916,8 @@ def _search(
     f_proves[0] = -1
     nodes = 0
     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
+    if canon:
+        n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made)
     if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
         known_count[0] = known_used
         return 1, nodes, made[:n_made].copy(), known, known_dead
@@ -673,9 +934,15 @@ def _search(
     f_made0[0] = 0
     f_made1[0] = n_made
     f_index[0] = 0
-    f_count[0] = _gen_moves(
-        cols, lens, down, fnd, -1, parents, children, safe, rank, suit, moves_buf[0:64], limit, noise
-    )
+    f_start[0] = 0
+    f_pstart[0] = 0
+    f_count[0], f_pcount[0] = _expand(
+        cols, lens, down, fnd, hashes, -1, parents, children, safe, rank, suit, limit, noise, canon,
+        stack, 0, mem_par, mem_move, 0, tmp, path, mkeys,
+    )  # fmt: skip
+    if f_count[0] < 0:
+        known_count[0] = known_used
+        return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     while depth >= 0:
         if f_index[depth] >= f_count[depth]:
             start = f_proves[depth]
@@ -694,15 +961,23 @@ def _search(
                 break
             for q in range(f_made1[depth] - 1, f_made0[depth] - 1, -1):
                 _undo(made[q], made_flip[q], cols, lens, down, fnd, hashes)
-            _undo(f_move[depth], f_flip[depth], cols, lens, down, fnd, hashes)
+            e = f_move[depth]
+            _undo(e & _MOVE_BITS, f_flip[depth], cols, lens, down, fnd, hashes)
+            plen = _path(e >> 40, mem_par, mem_move, f_pstart[depth - 1], path)
+            for r in range(plen):
+                _undo(path[r], False, cols, lens, down, fnd, hashes)
             n_made = f_made0[depth]
             depth -= 1
             continue
         if nodes == max_nodes or ((nodes & 511) == 0 and deadline > 0.0 and _now() > deadline):
             known_count[0] = known_used
             return -1, nodes, np.zeros(0, dtype=np.int64), known, known_dead
-        m = moves_buf[depth * 64 + f_index[depth]]
+        e = stack[f_start[depth] + f_index[depth]]
         f_index[depth] += 1
+        m = e & _MOVE_BITS
+        plen = _path(e >> 40, mem_par, mem_move, f_pstart[depth], path)
+        for r in range(plen - 1, -1, -1):
+            _apply(path[r], cols, lens, down, fnd, hashes)
         flipped = _apply(m, cols, lens, down, fnd, hashes)
         nodes += 1
         kind = m & 15
@@ -715,23 +990,30 @@ def _search(
                 card = cols[s, lens[s] - 1]
                 if fnd[suit[card]] == rank[card] - 1 and _is_safe(card, fnd, safe):
                     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
+        if canon:
+            n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made)
         if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
-            line = np.zeros(n_made + depth + 1, dtype=np.int64)
+            total = n_made + 1 + plen
+            for d in range(1, depth + 1):
+                total += 1 + _path(f_move[d] >> 40, mem_par, mem_move, f_pstart[d - 1], path)
+            line = np.zeros(total, dtype=np.int64)
             k = 0
             for q in range(f_made1[0]):
                 line[k] = made[q]
                 k += 1
-            for d in range(1, depth + 1):
-                line[k] = f_move[d]
+            for d in range(1, depth + 2):
+                entry = f_move[d] if d <= depth else e
+                plen = _path(entry >> 40, mem_par, mem_move, f_pstart[d - 1], path)
+                for r in range(plen - 1, -1, -1):
+                    line[k] = path[r]
+                    k += 1
+                line[k] = entry & _MOVE_BITS
                 k += 1
-                for q in range(f_made0[d], f_made1[d]):
+                lo = f_made0[d] if d <= depth else start
+                hi = f_made1[d] if d <= depth else n_made
+                for q in range(lo, hi):
                     line[k] = made[q]
                     k += 1
-            line[k] = m
-            k += 1
-            for q in range(start, n_made):
-                line[k] = made[q]
-                k += 1
             known_count[0] = known_used
             return 1, nodes, line[:k], known, known_dead
         a, b = _position_key(hashes)
@@ -758,9 +1040,11 @@ def _search(
             for q in range(n_made - 1, start - 1, -1):
                 _undo(made[q], made_flip[q], cols, lens, down, fnd, hashes)
             _undo(m, flipped, cols, lens, down, fnd, hashes)
+            for r in range(plen):
+                _undo(path[r], False, cols, lens, down, fnd, hashes)
             n_made = start
             continue
-        if depth + 1 >= MAXD:
+        if depth + 1 >= MAXD or n_made + 128 > made.shape[0]:
             known_count[0] = known_used
             return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
         if trail_len == trail.shape[0]:
@@ -771,7 +1055,7 @@ def _search(
         trail[trail_len, 1] = b
         trail_len += 1
         depth += 1
-        f_move[depth] = m
+        f_move[depth] = e
         f_flip[depth] = flipped
         f_made0[depth] = start
         f_made1[depth] = n_made
@@ -782,21 +1066,17 @@ def _search(
             if made_flip[q]:
                 any_flip = True
         f_proves[depth] = trail_len - 1 if any_flip else -1
-        if not any_flip and kind == 0 and start == n_made:
+        if not any_flip and kind == 0 and start == n_made and not canon:
             t = (m >> 16) & 255
             group = t * 64 + lens[t] - ((m >> 24) & 255)
-        f_count[depth] = _gen_moves(
-            cols,
-            lens,
-            down,
-            fnd,
-            group,
-            parents,
-            children,
-            safe,
-            rank,
-            suit,
-            moves_buf[depth * 64 : depth * 64 + 64], limit, noise,
+        f_start[depth] = f_start[depth - 1] + f_count[depth - 1]
+        f_pstart[depth] = f_pstart[depth - 1] + f_pcount[depth - 1]
+        f_count[depth], f_pcount[depth] = _expand(
+            cols, lens, down, fnd, hashes, group, parents, children, safe, rank, suit, limit, noise, canon,
+            stack, f_start[depth], mem_par, mem_move, f_pstart[depth], tmp, path, mkeys,
         )  # fmt: skip
+        if f_count[depth] < 0:
+            known_count[0] = known_used
+            return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     known_count[0] = known_used
     return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead

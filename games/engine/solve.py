@@ -659,6 +659,9 @@ def solve(
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
     searches = Searches(game)  # they share what they learn about positions
+    # Classic searches canonical positions (see :mod:`.compiled`); in relaxed, with four parents
+    # to each card, the families grow too big, and the plain search decides nearly every deal.
+    canon = not game.relaxed
     spent = 0  # nodes so far
 
     def finish(line: list[_InternalMove] | None) -> SolveResult:
@@ -668,7 +671,7 @@ def solve(
         return SolveResult(Verdict.WINNABLE, _replay(game, line), spent, seconds)
 
     first = _FIRST_NODES if max_nodes is None else min(_FIRST_NODES, max_nodes)
-    status, nodes, line = searches.run(first, deadline)
+    status, nodes, line = searches.run(first, deadline, canon=canon)
     spent += nodes
     if status == WON or status == LOST:
         return finish(line if status == WON else None)
@@ -689,14 +692,14 @@ def solve(
             nodes = min(nodes, share_nodes - spent, max_nodes - spent)
             if nodes <= 0:
                 break
-        status, nodes, line = searches.run(nodes, share_end, _NOISES[i % len(_NOISES)], rng.randrange(2**31))
+        status, nodes, line = searches.run(nodes, share_end, _NOISES[i % len(_NOISES)], rng.randrange(2**31), canon)
         spent += nodes
         if status == WON or status == LOST:  # a win, or (in a small space) the proof
             return finish(line if status == WON else None)
         i += 1
     room = None if max_nodes is None else max_nodes - spent
     if room is None or room > 0:
-        status, nodes, line = searches.run(room, deadline)
+        status, nodes, line = searches.run(room, deadline, canon=canon)
         spent += nodes
         if status == WON or status == LOST:
             return finish(line if status == WON else None)
