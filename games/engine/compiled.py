@@ -66,8 +66,8 @@ _SUIT: Final = np.array(SUIT, dtype=np.int64)
 #: The longest search path kept (a longer one ends the search: unknown).
 _MAX_DEPTH: Final = 20_000
 #: The random numbers of the column hashes (:func:`_col_hash`), two lanes: a 128-bit position key.
-_CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**63, size=(2, 64, 52), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-_DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**63, size=(2, 64), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+_CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**64, size=(2, 64, 52), dtype=np.uint64)
+_DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**64, size=(2, 64), dtype=np.uint64)
 #: Room for the moves of one position.
 _MOVES: Final = 128
 #: The most positions a canonical position's family may have (more: unknown).

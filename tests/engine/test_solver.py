@@ -375,3 +375,68 @@ def test_deals_keep_their_verdicts_without_the_remembered_lost_positions(monkeyp
     for a, b in zip(shared, alone, strict=True):
         assert Verdict.UNKNOWN in (a, b) or a is b
     assert Verdict.NOT_WINNABLE in shared and Verdict.WINNABLE in shared
+
+
+# -- the canonical search (classic): families of positions linked by swaps ---------------------
+#: Won positions (found in random play) whose every win starts with a swap and then a move onto
+#: the group the swap moved: a first version of the canonical search missed that move, and called
+#: them lost.
+WON_ONLY_THROUGH_THE_SWAPPED_GROUP = [
+    (["KH7H6S", "8hQD4S3S6H2H", "9c5dQSKS9HQCJH", "jdth8sKD2C", "tc5hQH", "7sjc3dts6d5C6C4H9D8C7CTD9S8D",
+      "jskcah3cad2s4D4C3H5S7D2D"], [1, 0, 0, 1]),
+    (["4C3H2SAH", "QD", "7ckd4S", "jd9c6D5C8D", "5d8s9d7sTS9H8CKC7D", "kh4htd5s6sTCAC2C3S2DAS6H3C9S8H2H",
+      "qsksjc4d3dqcQHJSTHJH5H7H6C"], [0, 0, 1, 0]),
+    (["7D6S5D4S3D2SAH", "ks2DAS3HAC2CAD", "9dJHTS", "3sjd9s5C8D7S6HKCQHJSTDJC7H6C5H4C3CTH", "qd8c4hQC",
+      "6d9ckh2h8H7C", "9hqs8s4dtckd5S"], [0, 0, 0, 0]),
+    (["4C3D", "jd7S8S7DKC", "9cadQCJH", "ah6c2h6H6D3H7C", "tdts3sth6S5H4S4D9SKSQHJC2D3C", "8hkh2s5dKDQS",
+      "8dtcjsqd5S4H5C9D9H8C7H"], [1, 0, 0, 2]),
+]  # fmt: skip
+
+
+def position(columns: list[str], foundations: list[int]) -> Game:
+    state = {"v": 2, "code": "YU1-C-AAAAAAA", "t": columns, "f": foundations, "score": 0, "moves": 0}
+    return Game.from_state({**state, "h": "", "last": None})
+
+
+@pytest.mark.parametrize(("columns", "foundations"), WON_ONLY_THROUGH_THE_SWAPPED_GROUP)
+def test_the_canonical_search_finds_wins_that_need_a_family_member(columns: list[str], foundations: list[int]) -> None:
+    game = position(columns, foundations)
+    status, _, line = compiled.Searches(game).run(None, None, canon=True)
+    assert status == compiled.WON
+    solve_module._replay(game, line)  # raises unless the engine wins with it
+
+
+def played_into(rng: random.Random, moves: int) -> Game:
+    """A classic deal after random legal moves (take-backs included)."""
+    game = Game.new(GameCode(Rule.CLASSIC, rng.randrange(10**9)))
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal or game.is_won:
+            break
+        game.play(rng.choice(legal))
+    return game
+
+
+def test_the_canonical_search_keeps_the_plain_verdicts() -> None:
+    """Random positions and deals played into at random: the canonical search (fewer nodes) gives
+    the plain search's verdict, and every line it finds wins when the engine plays it."""
+    rng = random.Random(4)
+    games = [small_position(rng, Rule.CLASSIC, rng.randrange(20, 45)) for _ in range(45)]
+    games += [played_into(rng, rng.randrange(0, 40)) for _ in range(30)]
+    games += [Game.from_code(f"YU1-C-{deal}") for deal in ("QCKXOYH", "FJSSONA", "MKBRALU")]  # lost deals
+    verdicts = []
+    plain_nodes = canonical_nodes = 0
+    for game in games:
+        plain = compiled.Searches(game).run(1_000_000, None)
+        canonical = compiled.Searches(game).run(1_000_000, None, canon=True)
+        if plain[0] < 0 or canonical[0] < 0:
+            continue
+        assert canonical[0] == plain[0], game.to_state()
+        if canonical[0] == compiled.WON:
+            solve_module._replay(game, canonical[2])
+        verdicts.append(plain[0])
+        if plain[0] == compiled.LOST:  # a proof searches everything: where the families count
+            plain_nodes += plain[1]
+            canonical_nodes += canonical[1]
+    assert len(verdicts) >= 70 and verdicts.count(compiled.LOST) >= 15 and verdicts.count(compiled.WON) >= 30
+    assert canonical_nodes < plain_nodes / 2
