@@ -10,6 +10,12 @@ same node counts as :class:`.solve._Search` for the plain order), and the deadlo
   of their columns (order-independent: columns are interchangeable), not by their bytes: for a
   search of ten million positions, the chance that two of them share one is about 1 in 10^24,
   which this solver accepts.
+* The *canonical* search (``canon``, classic): positions that swaps link (a group whose bottom
+  card lies on one of its parents moved onto the other, which can be taken back at once) reach
+  the same positions, so the search keeps one position of each such family in a canonical form
+  (:func:`_canon`) and tries from it what every member can do (:func:`_expand`). A proof of a
+  lost deal takes a third to a half of the plain search's nodes. It has no Python twin: the tests
+  hold its verdicts to the plain search's, on random positions and deals.
 * :func:`deadlocked_key`: the deadlock check on the position key the Python search keeps
   (``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first).
 
@@ -661,11 +667,10 @@ def _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_m
 def _canon(cols, lens, down, fnd, hashes, parents, rank, limit, made, made_flip, n_made):
     """Make every *swap* that moves a group onto its lower parent (card number): a group whose
     bottom card lies on a parent (face up) while its other parent ends another column. A swap can
-    be taken back at once (the parent it left ends its column), so the two positions reach the
-    same positions: the search keeps one of each such family (a canonical position) and tries,
-    from it, what the others can do (:func:`_gen_moves`: the swap, then the sibling onto the parent
-    it freed, back from its foundation onto it, or that parent up). Each swap lowers the sum of the
-    cards lying under cards: it ends."""
+    be taken back at once (the parent it left ends its column), so the positions that swaps link
+    (a *family*) all reach the same positions: the canonical search keeps one of each family that
+    it meets, and tries from it what every member can do (:func:`_expand`). Each swap lowers the
+    sum of the cards lying under cards, so this ends."""
     s = 0
     while s < 7:
         swapped = False

@@ -53,12 +53,24 @@ only *sound* reductions, so that "not winnable" is a proof:
   Positions reachable from a lost one are lost. The restarts (below) both use and add to this
   knowledge, so their work counts towards the proof and they do not search known lost ground.
 
+* **Families of positions** (classic, the last search of :func:`solve`): a *swap* moves a group
+  whose bottom card lies on one of its parents (face up) onto its other parent; the parent it
+  left then ends its column, so the swap can be taken back, and positions linked by swaps reach
+  the same positions. The search turns each position it enters into a canonical one (every such
+  group on its lower parent, by card number) and, from it, tries the moves of every member of its
+  family: the position's own moves but the swaps, and for each member the moves onto the parent
+  its swap freed, that parent up, and the moves onto the swapped group. Any other move of a
+  member reaches the family of a move tried (the same move made before the swap, or the move of
+  a group that then carries the swapped group along), so nothing winnable is left out; the tests
+  hold its verdicts to the plain search's.
+
 A depth-first search that takes one wrong turn early can spend its whole budget below it, so
 :func:`solve` interleaves: a short plain search, then restarts in a randomly perturbed order
 (short Luby lengths, a fixed seed: the same position gets the same answer for the same node
 budget; one restart in three shakes the plain order a little, the others so much that it is
 nearly random: in measurements those found most of the wins the plain order missed), then the
-plain search again with the rest of the budget; only a search that ends without a win is a proof.
+plain search again with the rest of the budget (canonical, in classic); only a search that ends
+without a win is a proof.
 
 The searches run compiled (:mod:`.compiled`, numba): the same moves in the same order as
 :class:`_Search` here, which the tests hold them to, about six times faster; positions are known
@@ -659,8 +671,10 @@ def solve(
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
     searches = Searches(game)  # they share what they learn about positions
-    # Classic searches canonical positions (see :mod:`.compiled`); in relaxed, with four parents
-    # to each card, the families grow too big, and the plain search decides nearly every deal.
+    # The last search, in classic, goes over canonical positions (see :mod:`.compiled`): a proof
+    # takes a third to a half of the nodes. Its nodes cost more and it finds wins later, so the
+    # searches before it are plain. In relaxed, with four parents to each card, the families grow
+    # too big, and the plain search decides nearly every deal.
     canon = not game.relaxed
     spent = 0  # nodes so far
 
@@ -671,7 +685,7 @@ def solve(
         return SolveResult(Verdict.WINNABLE, _replay(game, line), spent, seconds)
 
     first = _FIRST_NODES if max_nodes is None else min(_FIRST_NODES, max_nodes)
-    status, nodes, line = searches.run(first, deadline, canon=canon)
+    status, nodes, line = searches.run(first, deadline)
     spent += nodes
     if status == WON or status == LOST:
         return finish(line if status == WON else None)
@@ -692,7 +706,7 @@ def solve(
             nodes = min(nodes, share_nodes - spent, max_nodes - spent)
             if nodes <= 0:
                 break
-        status, nodes, line = searches.run(nodes, share_end, _NOISES[i % len(_NOISES)], rng.randrange(2**31), canon)
+        status, nodes, line = searches.run(nodes, share_end, _NOISES[i % len(_NOISES)], rng.randrange(2**31))
         spent += nodes
         if status == WON or status == LOST:  # a win, or (in a small space) the proof
             return finish(line if status == WON else None)
