@@ -20,6 +20,13 @@ class _Pagination(PageNumberPagination):
                 raise ValidationError({self.page_size_query_param: [_("A valid integer is required.")]}) from None
         return super().get_page_size(request)
 
+    def get_page_number(self, request: Request, paginator: Any) -> Any:
+        """As DRF's, but an empty page number is refused as not a number (404, as ``page=abc``)
+        instead of being taken for page 1."""
+        if request.query_params.get(self.page_query_param) == "":
+            return ""
+        return super().get_page_number(request, paginator)
+
 
 class PagePagination(_Pagination):
     page_size = 20

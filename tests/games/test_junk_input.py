@@ -139,12 +139,20 @@ def test_any_accept_language_gets_an_answer(player, game, language):
         "page_size=100000",
         "page=%00",
         "page=1e9",
+        "page=",
     ],
 )
 def test_any_page_query_gets_an_answer(player, game, query):
     for url in ("/api/v1/games", f"/api/v1/games/{game['id']}/moves"):
         response = player.get(f"{url}?{query}")
         assert response.status_code in (200, 404), (url, query, response.status_code)
+
+
+def test_an_empty_page_number_is_refused_like_any_other_junk(player, game):
+    for url in ("/api/v1/games", f"/api/v1/games/{game['id']}/moves"):
+        assert player.get(f"{url}?page=").status_code == 404
+        assert player.get(f"{url}?page=abc").status_code == 404
+        assert player.get(f"{url}?page=1").status_code == 200
 
 
 json_values = st.recursive(
