@@ -381,16 +381,28 @@ def _grow_known(keys, dead):
 @njit(cache=True)
 def _dead(cols, lens, down, fnd, parents, rank, suit):
     """The steps of ``tests/engine/deadlock_reference.py``, on the position's arrays."""
-    above = np.full(52, -1)
-    col_of = np.full(52, -1)
-    pos_of = np.zeros(52, dtype=np.int64)
-    face_down = np.zeros(52, dtype=np.bool_)
-    is_bottom = np.zeros(52, dtype=np.bool_)
-    x = np.zeros(52, dtype=np.bool_)
+    return _dead_in(cols, lens, down, fnd, parents, rank, suit, np.zeros((8, 52), dtype=np.int64))
+
+
+@njit(cache=True)
+def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
+    """:func:`_dead` in a work area allocated once (``work``, 8 × 52; a search calls it often)."""
+    above = work[0]
+    col_of = work[1]
+    pos_of = work[2]
+    face_down = work[3]
+    is_bottom = work[4]
+    x = work[5]
+    members = work[6]
+    bottoms = work[7]
+    for card in range(52):
+        above[card] = -1
+        col_of[card] = -1
+        face_down[card] = 0
+        is_bottom[card] = 0
+        x[card] = 0
     empty_columns = 0
-    bottoms = np.full(7, -1)
     n_bottoms = 0
-    members = np.zeros(52, dtype=np.int64)
     n_members = 0
     for ci in range(7):
         length = lens[ci]
@@ -913,6 +925,7 @@ def _search(
     (stack, f_start, f_count, f_index, f_move, f_flip, f_made0, f_made1, made, made_flip, f_proves,
      mem_par, mem_move, f_pstart, f_pcount, tmp, path, mkeys) = work  # fmt: skip
     MAXD = f_count.shape[0]
+    dead_work = np.zeros((8, 52), dtype=np.int64)
     keys = np.zeros((1 << 10, 2), dtype=np.uint64)  # the positions seen by this search
     used = 0
     known_used = known_count[0]
@@ -1034,7 +1047,7 @@ def _search(
             if known[j, 0] != np.uint64(0):
                 dead = known_dead[j]
             elif kind == 0 and lens[(m >> 4) & 15] > 0:
-                dead = _dead(cols, lens, down, fnd, parents, rank, suit)
+                dead = _dead_in(cols, lens, down, fnd, parents, rank, suit, dead_work)
                 known[j, 0] = a
                 known[j, 1] = b
                 known_dead[j] = dead

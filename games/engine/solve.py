@@ -122,7 +122,7 @@ DEFAULT_MAX_NODES: Final = 5_000_000
 _CHECK_EVERY: Final = 512  # nodes between two looks at the clock
 _FIRST_NODES: Final = 5_000  # the first plain search
 _RESTART_NODES: Final = 150  # times the Luby sequence
-_RESTART_SHARE: Final = 0.6  # of the budget, for the restarts
+_RESTART_SHARE: Final = 0.3  # of the budget, for the restarts
 _MAX_RESTARTS: Final = 200  # when there is no budget at all
 #: The restarts take turns: a little noise (the order of the plain search, shaken), and so much
 #: that the order is almost random (in measurements most of the wins a 2 s budget missed).
