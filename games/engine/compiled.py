@@ -132,7 +132,7 @@ class Searches:
             np.zeros(depth, dtype=np.int64),
             np.zeros(_MOVES, dtype=np.int64),
             np.zeros(_FAMILY, dtype=np.int64),
-            np.zeros((_FAMILY, 2), dtype=np.uint64),
+            np.zeros(_FAMILY, dtype=np.int64),
         )
 
     def run(
@@ -810,7 +810,7 @@ def _path(k, mem_par, mem_move, pbase, path):
 @njit(cache=True)
 def _expand(
     cols, lens, down, fnd, hashes, group, parents, children, safe, rank, suit, limit, noise, canon,
-    stack, base, mem_par, mem_move, pbase, tmp, path, mkeys,
+    stack, base, mem_par, mem_move, pbase, tmp, path, masks,
 ):  # fmt: skip
     """The moves to try from here into stack[base:], each ``move | member << 40``; returns (how
     many, members), how many -1 when a buffer is full. A plain search has one member, this
@@ -826,9 +826,7 @@ def _expand(
         for z in range(n):
             stack[base + z] = tmp[z]
         return n, 1
-    a, b = _position_key(hashes)
-    mkeys[0, 0] = a
-    mkeys[0, 1] = b
+    masks[0] = 0
     n_mem = 1
     count = 0
     k = 0
@@ -839,22 +837,21 @@ def _expand(
         ns = _gen_swaps(cols, lens, down, parents, limit, tmp)
         for z in range(ns):
             sw = tmp[z]
-            _apply(sw, cols, lens, down, fnd, hashes)
-            a, b = _position_key(hashes)
+            # A member is known by which of its groups lie on their other parent (in classic a
+            # card has two): the cards under cards decide the position.
+            mask = masks[k] ^ (1 << cols[(sw >> 4) & 15, (sw >> 8) & 255])
             new = True
             for q in range(n_mem):
-                if mkeys[q, 0] == a and mkeys[q, 1] == b:
+                if masks[q] == mask:
                     new = False
                     break
             if new:
-                if n_mem == mkeys.shape[0] or pbase + n_mem >= mem_par.shape[0]:
+                if n_mem == masks.shape[0] or pbase + n_mem >= mem_par.shape[0]:
                     return -1, n_mem
-                mkeys[n_mem, 0] = a
-                mkeys[n_mem, 1] = b
+                masks[n_mem] = mask
                 mem_par[pbase + n_mem] = k
                 mem_move[pbase + n_mem] = sw
                 n_mem += 1
-            _undo(sw, False, cols, lens, down, fnd, hashes)
         if k == 0:
             n = _gen_moves(cols, lens, down, fnd, -1, parents, children, safe, rank, suit, tmp, limit, noise, True)
         else:
@@ -923,7 +920,7 @@ def _search(
     # entered it and whether its move turned a card up, the moves up (and swaps) made then
     # (made[f_made0:f_made1]), where the proof of lost starts in the trail (or -1).
     (stack, f_start, f_count, f_index, f_move, f_flip, f_made0, f_made1, made, made_flip, f_proves,
-     mem_par, mem_move, f_pstart, f_pcount, tmp, path, mkeys) = work  # fmt: skip
+     mem_par, mem_move, f_pstart, f_pcount, tmp, path, masks) = work  # fmt: skip
     MAXD = f_count.shape[0]
     dead_work = np.zeros((8, 52), dtype=np.int64)
     keys = np.zeros((1 << 10, 2), dtype=np.uint64)  # the positions seen by this search
@@ -956,7 +953,7 @@ def _search(
     f_pstart[0] = 0
     f_count[0], f_pcount[0] = _expand(
         cols, lens, down, fnd, hashes, -1, parents, children, safe, rank, suit, limit, noise, canon,
-        stack, 0, mem_par, mem_move, 0, tmp, path, mkeys,
+        stack, 0, mem_par, mem_move, 0, tmp, path, masks,
     )  # fmt: skip
     if f_count[0] < 0:
         known_count[0] = known_used
@@ -1091,7 +1088,7 @@ def _search(
         f_pstart[depth] = f_pstart[depth - 1] + f_pcount[depth - 1]
         f_count[depth], f_pcount[depth] = _expand(
             cols, lens, down, fnd, hashes, group, parents, children, safe, rank, suit, limit, noise, canon,
-            stack, f_start[depth], mem_par, mem_move, f_pstart[depth], tmp, path, mkeys,
+            stack, f_start[depth], mem_par, mem_move, f_pstart[depth], tmp, path, masks,
         )  # fmt: skip
         if f_count[depth] < 0:
             known_count[0] = known_used
