@@ -110,6 +110,7 @@ class Searches:
         self.down = np.array(game.down, dtype=np.int64)
         self.fnd = np.array(game.foundations, dtype=np.int64)
         self.tables = _TABLES[game.relaxed]
+        self.relaxed = game.relaxed
         self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
         self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
         self.known_count = np.zeros(1, dtype=np.int64)
@@ -130,9 +131,9 @@ class Searches:
             np.zeros(1 << 18, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
             np.zeros(depth, dtype=np.int64),
-            np.zeros(_MOVES, dtype=np.int64),
-            np.zeros(_FAMILY, dtype=np.int64),
-            np.zeros(_FAMILY, dtype=np.int64),
+            np.zeros(_MOVES, dtype=np.int64),  # one position's moves (or swaps), as found
+            np.zeros(_FAMILY, dtype=np.int64),  # the swaps to one member
+            np.zeros(_FAMILY, dtype=np.int64),  # the members, as bits: which groups are swapped
         )
 
     def run(
@@ -141,8 +142,12 @@ class Searches:
         """One search: ``(status, nodes, line)``, status :data:`WON` (``line``: the solver's
         internal moves), :data:`LOST` (the whole space searched), :data:`OUT_OF_BUDGET`
         (``max_nodes`` spent, or the process clock past ``deadline``) or :data:`TOO_DEEP` (a path
-        longer than it keeps: unknown). ``noise``: the order of the plain search shaken (each
-        move's priority gets up to that much at random, from ``seed``)."""
+        longer than it keeps, or a family or the move stack past its room: unknown). ``noise``:
+        the order of the plain search shaken (each move's priority gets up to that much at random,
+        from ``seed``). ``canon``: over canonical positions (classic only: in relaxed a card has
+        four parents, and the families are known by a bit per card, for one of two)."""
+        if canon and self.relaxed:
+            raise ValueError("the canonical search is for classic only")
         parents, children, safe = self.tables
         if not self.share:
             self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
