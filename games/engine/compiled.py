@@ -257,40 +257,52 @@ def _turn_down(s, down, hashes):
     down[s] += 1
 
 
-@njit(cache=True)
-def _apply(m, cols, lens, down, fnd, hashes):
-    kind = m & 15
-    s = (m >> 4) & 15
-    if kind == 0:
-        i = (m >> 8) & 255
-        t = (m >> 16) & 255
-        n = lens[s]
-        for k in range(i, n):
-            card = cols[s, k]
-            p = lens[t]
-            cols[t, p] = card
-            lens[t] = p + 1
-            for lane in range(2):
-                hashes[lane, s] -= _CARD_Z[lane, k, card]
-                hashes[lane, t] += _CARD_Z[lane, p, card]
-        lens[s] = i
-        return _turn_up(s, lens, down, hashes)
-    if kind == 1:
-        k = lens[s] - 1
-        card = cols[s, k]
-        lens[s] = k
-        fnd[card // 13] += 1
+@njit(cache=True, inline="always")
+def _shift(a, start, b, cols, lens, hashes):
+    """Put the cards of column ``a`` from ``start`` on onto column ``b``, hashes card by card."""
+    for k in range(start, lens[a]):
+        card = cols[a, k]
+        p = lens[b]
+        cols[b, p] = card
+        lens[b] = p + 1
         for lane in range(2):
-            hashes[lane, s] -= _CARD_Z[lane, k, card]
-        return _turn_up(s, lens, down, hashes)
-    t = (m >> 16) & 255
-    fnd[s] -= 1
-    card = s * 13 + fnd[s]
+            hashes[lane, a] -= _CARD_Z[lane, k, card]
+            hashes[lane, b] += _CARD_Z[lane, p, card]
+    lens[a] = start
+
+
+@njit(cache=True, inline="always")
+def _push(t, card, cols, lens, hashes):
     p = lens[t]
     cols[t, p] = card
     lens[t] = p + 1
     for lane in range(2):
         hashes[lane, t] += _CARD_Z[lane, p, card]
+
+
+@njit(cache=True, inline="always")
+def _pop(s, cols, lens, hashes):
+    """Take the last card off column ``s``; returns it."""
+    k = lens[s] - 1
+    card = cols[s, k]
+    lens[s] = k
+    for lane in range(2):
+        hashes[lane, s] -= _CARD_Z[lane, k, card]
+    return card
+
+
+@njit(cache=True)
+def _apply(m, cols, lens, down, fnd, hashes):
+    kind = m & 15
+    s = (m >> 4) & 15
+    if kind == 0:
+        _shift(s, (m >> 8) & 255, (m >> 16) & 255, cols, lens, hashes)
+        return _turn_up(s, lens, down, hashes)
+    if kind == 1:
+        fnd[_pop(s, cols, lens, hashes) // 13] += 1
+        return _turn_up(s, lens, down, hashes)
+    fnd[s] -= 1
+    _push((m >> 16) & 255, s * 13 + fnd[s], cols, lens, hashes)
     return False
 
 
@@ -299,38 +311,19 @@ def _undo(m, flipped, cols, lens, down, fnd, hashes):
     kind = m & 15
     s = (m >> 4) & 15
     if kind == 0:
-        t = (m >> 16) & 255
-        n = (m >> 24) & 255
         if flipped:
             _turn_down(s, down, hashes)
-        for k in range(lens[t] - n, lens[t]):
-            card = cols[t, k]
-            p = lens[s]
-            cols[s, p] = card
-            lens[s] = p + 1
-            for lane in range(2):
-                hashes[lane, t] -= _CARD_Z[lane, k, card]
-                hashes[lane, s] += _CARD_Z[lane, p, card]
-        lens[t] -= n
+        t = (m >> 16) & 255
+        _shift(t, lens[t] - ((m >> 24) & 255), s, cols, lens, hashes)
     elif kind == 1:
         if flipped:
             _turn_down(s, down, hashes)
         suit = (m >> 8) & 255
-        card = suit * 13 + fnd[suit] - 1
-        p = lens[s]
-        cols[s, p] = card
-        lens[s] = p + 1
+        _push(s, suit * 13 + fnd[suit] - 1, cols, lens, hashes)
         fnd[suit] -= 1
-        for lane in range(2):
-            hashes[lane, s] += _CARD_Z[lane, p, card]
     else:
-        t = (m >> 16) & 255
-        p = lens[t] - 1
-        card = cols[t, p]
-        lens[t] = p
+        _pop((m >> 16) & 255, cols, lens, hashes)
         fnd[s] += 1
-        for lane in range(2):
-            hashes[lane, t] -= _CARD_Z[lane, p, card]
 
 
 @njit(cache=True)
@@ -517,6 +510,16 @@ def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
 
 
 @njit(cache=True, inline="always")
+def _comes_back(card, fnd, safe):
+    """Whether ``card``, the top of its foundation, would go straight back up as a safe move
+    (so taking it back is never tried)."""
+    fnd[card // 13] -= 1
+    answer = _is_safe(card, fnd, safe)
+    fnd[card // 13] += 1
+    return answer
+
+
+@njit(cache=True, inline="always")
 def _fits(card, below, parents):
     """Whether ``card`` may lie on ``below`` in the tableau."""
     for j in range(4):
@@ -624,10 +627,7 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
         if not top:
             continue
         card = f * 13 + top - 1
-        fnd[f] -= 1
-        comes_back = _is_safe(card, fnd, safe)
-        fnd[f] += 1
-        if comes_back:
+        if _comes_back(card, fnd, safe):
             continue
         for j in range(4):
             p = parents[card, j]
@@ -681,49 +681,26 @@ def _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_m
 
 
 @njit(cache=True)
-def _canon(cols, lens, down, fnd, hashes, parents, rank, limit, made, made_flip, n_made):
+def _canon(cols, lens, down, fnd, hashes, parents, rank, limit, out, made, made_flip, n_made):
     """Make every *swap* that moves a group onto its lower parent (card number): a group whose
     bottom card lies on a parent (face up) while its other parent ends another column. A swap can
     be taken back at once (the parent it left ends its column), so the positions that swaps link
     (a *family*) all reach the same positions: the canonical search keeps one of each family that
     it meets, and tries from it what every member can do (:func:`_expand`). Each swap lowers the
     sum of the cards lying under cards, so this ends."""
-    s = 0
-    while s < 7:
-        swapped = False
-        for i in range(down[s] + 1, lens[s]):
-            x = cols[s, i]
-            p = cols[s, i - 1]
-            if rank[p] != rank[x] + 1 or not _fits(x, p, parents) or lens[s] - i > limit:
-                continue
-            for j in range(4):
-                q = parents[x, j]
-                if q < 0:
-                    break
-                if q >= p:
-                    continue
-                for t in range(7):
-                    if t != s and lens[t] > 0 and cols[t, lens[t] - 1] == q:
-                        m = _pack(0, s, i, t, lens[s] - i)
-                        made[n_made] = m
-                        made_flip[n_made] = _apply(m, cols, lens, down, fnd, hashes)
-                        n_made += 1
-                        swapped = True
-                        break
-                if swapped:
-                    break
-            if swapped:
-                break
-        s = 0 if swapped else s + 1
+    while _gen_swaps(cols, lens, down, parents, rank, limit, out, True) > 0:
+        made[n_made] = out[0]
+        made_flip[n_made] = _apply(out[0], cols, lens, down, fnd, hashes)
+        n_made += 1
     return n_made
 
 
 @njit(cache=True)
-def _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made):
+def _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, out, made, made_flip, n_made):
     """The swaps to the canonical position and the safe moves up they allow, until neither is left."""
     while True:
         before = n_made
-        n_made = _canon(cols, lens, down, fnd, hashes, parents, rank, limit, made, made_flip, n_made)
+        n_made = _canon(cols, lens, down, fnd, hashes, parents, rank, limit, out, made, made_flip, n_made)
         if n_made == before:
             return n_made
         n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
@@ -737,25 +714,28 @@ def _now():
 
 
 @njit(cache=True)
-def _gen_swaps(cols, lens, down, parents, limit, out):
-    """The swaps from here (see :func:`_canon`), either way, into out[]; returns how many."""
+def _gen_swaps(cols, lens, down, parents, rank, limit, out, first_down):
+    """The swaps from here (see :func:`_canon`), either way, into out[]; returns how many. With
+    ``first_down``, only the first swap onto a lower parent (0 or 1)."""
     count = 0
     for s in range(7):
         for i in range(down[s] + 1, lens[s]):
             x = cols[s, i]
             p = cols[s, i - 1]
-            if not _fits(x, p, parents) or lens[s] - i > limit:
+            if rank[p] != rank[x] + 1 or not _fits(x, p, parents) or lens[s] - i > limit:
                 continue
             for j in range(4):
                 q = parents[x, j]
                 if q < 0:
                     break
-                if q == p:
+                if q == p or (first_down and q > p):
                     continue
                 for t in range(7):
                     if t != s and lens[t] > 0 and cols[t, lens[t] - 1] == q:
                         out[count] = _pack(0, s, i, t, lens[s] - i)
                         count += 1
+                        if first_down:
+                            return count
     return count
 
 
@@ -791,13 +771,9 @@ def _onto(cols, lens, down, fnd, t, parents, children, safe, rank, suit, limit, 
             if found:
                 break
         f = suit[c]
-        if not found and fnd[f] == rank[c]:
-            fnd[f] -= 1
-            comes_back = _is_safe(c, fnd, safe)
-            fnd[f] += 1
-            if not comes_back:
-                out[count] = _pack(2, f, 0, t, 0)
-                count += 1
+        if not found and fnd[f] == rank[c] and not _comes_back(c, fnd, safe):
+            out[count] = _pack(2, f, 0, t, 0)
+            count += 1
     return count
 
 
@@ -839,7 +815,7 @@ def _expand(
         plen = _path(k, mem_par, mem_move, pbase, path)
         for r in range(plen - 1, -1, -1):
             _apply(path[r], cols, lens, down, fnd, hashes)
-        ns = _gen_swaps(cols, lens, down, parents, limit, tmp)
+        ns = _gen_swaps(cols, lens, down, parents, rank, limit, tmp, False)
         for z in range(ns):
             sw = tmp[z]
             # A member is known by which of its groups lie on their other parent (in classic a
@@ -937,7 +913,7 @@ def _search(
     nodes = 0
     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
     if canon:
-        n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made)
+        n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, tmp, made, made_flip, n_made)
     if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
         known_count[0] = known_used
         return 1, nodes, made[:n_made].copy(), known, known_dead
@@ -1011,7 +987,9 @@ def _search(
                 if fnd[suit[card]] == rank[card] - 1 and _is_safe(card, fnd, safe):
                     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made)
         if canon:
-            n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, made, made_flip, n_made)
+            n_made = _settle(
+                cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, tmp, made, made_flip, n_made
+            )
         if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
             total = n_made + 1 + plen
             for d in range(1, depth + 1):
