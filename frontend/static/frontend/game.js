@@ -101,6 +101,7 @@ export class GameTable {
     const button = $("code-button");
     $("code-text").textContent = s.code ? shortCode(s.code) : t("bar.daily");
     button.disabled = !s.code;
+    button.closest(".code-figure").classList.toggle("no-code", !s.code); // "Tagesspiel" names no code
     button.title = s.code ? `${t("bar.copy")}: ${s.code}` : t("bar.daily");
     button.setAttribute("aria-label", s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily"));
     $("undo-button").disabled = !s.undo_available || s.status !== "playing";
