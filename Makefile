@@ -21,7 +21,9 @@ $(STAMP): pyproject.toml
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# Today's and tomorrow's daily deals are certified before it serves (no beat runs here).
 run: migrate
+	$(PY) manage.py daily_prepare
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: install

@@ -27,10 +27,19 @@ class ApplicationError(Exception):
     made when the answer is rendered, in the language of the request.
     """
 
-    def __init__(self, code: str, status: int = 400, detail: Detail | None = None, **params: object) -> None:
+    def __init__(
+        self,
+        code: str,
+        status: int = 400,
+        detail: Detail | None = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        **params: object,
+    ) -> None:
         self.code = code
         self.status = status
         self._detail = detail
+        self.headers = dict(headers or {})
         self.params = params
         super().__init__(code)
 
@@ -71,7 +80,7 @@ def error_body(code: str, detail: str) -> dict[str, str]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render ``ApplicationError`` and every DRF/Django client error as ``{"error", "detail"}``."""
     if isinstance(exc, ApplicationError):
-        return Response(exc.payload(), status=exc.status)
+        return Response(exc.payload(), status=exc.status, headers=exc.headers or None)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -37,9 +37,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Der Idempotency-Key muss aus 1 bis 255 sichtbaren ASCII-Zeichen bestehen.",
         "The Idempotency-Key must be 1 to 255 visible ASCII characters.",
     ),
-    "not_available": (
-        "Die Tagespartie ist noch nicht verfügbar.",
-        "The daily deal is not available yet.",
+    "daily_not_ready": (
+        "Das heutige Tagesspiel wird gerade vorbereitet. Bitte versuche es in ein paar Sekunden erneut.",
+        "Today's deal is being prepared. Please try again in a few seconds.",
+    ),
+    "daily_needs_account": (
+        "Das heutige Tagesspiel ist für Konten: melde dich an oder registriere dich. "
+        "Frühere Tagesspiele kannst du als Gast spielen.",
+        "Today's deal is for accounts: log in or sign up. As a guest you can play any earlier daily deal.",
     ),
     "bad_credentials": (
         "Benutzername oder Passwort ist falsch.",

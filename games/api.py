@@ -109,7 +109,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         operation_id="games_create",
         summary="Start a game",
         request=GameStartSerializer,
-        responses={201: GameStateSerializer, **_errors(400, 429)},
+        responses={201: GameStateSerializer, **_errors(400, 403, 429, 503)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameStartSerializer(data=request.data)

@@ -1,25 +1,51 @@
-"""The daily deal (SPEC sections 5 and 6): one per UTC date, classic rule, drawn secretly at random.
+"""The daily deal (SPEC sections 4–6): one per UTC date, classic rule, the same for everyone.
 
-A beat task creates the day's deal just after 00:00 UTC (``daily_deal_create``); if it is missing
-when someone asks, it is created then (``daily_deal_get_or_create``: the date is unique, so two
-requests at the same moment end with one row). Its code stays a secret until the day is over.
+A daily deal is a secret, uniformly random ordering of the 52 cards (a version-2 code, drawn with
+``secrets``), certified winnable by the solver. Certifying takes the solver seconds, so it never
+happens in a request: the beat task (:func:`daily_deals_prepare`) keeps today's and the next
+days' deals and a few spare certified deals ready ahead of time. A request that finds no deal
+for today takes a spare (one UPDATE); with none left it answers ``daily_not_ready`` (503) at once
+and asks a task to prepare one.
+
+The competition closes with its day (00:00 UTC): a ranked attempt not won by then is closed as
+unranked (:func:`daily_attempts_close` at midnight, and the move path for a move that comes first).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from common.errors import ApplicationError
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.engine.solve import Verdict, solve
 
-from .models import DailyDeal, Game
+from .models import DailyDeal, Game, StatusChoices, day_end
+
+logger = logging.getLogger(__name__)
 
 DRAW_ATTEMPTS = 20
+#: Seconds a client waits before it asks again for a deal that is being prepared.
+NOT_READY_RETRY_AFTER = 5
+
+__all__ = [
+    "DailyPreparation",
+    "daily_attempts_close",
+    "daily_certify",
+    "daily_deal_assign",
+    "daily_deal_today",
+    "daily_deals_prepare",
+    "daily_draw",
+    "day_end",
+    "utc_today",
+]
 
 
 def utc_today(now: datetime | None = None) -> date:
@@ -27,62 +53,112 @@ def utc_today(now: datetime | None = None) -> date:
     return (now or timezone.now()).astimezone(UTC).date()
 
 
-def daily_certify(number: int) -> int | None:
-    """The length of a winning line of classic deal ``number`` found by the solver, or ``None``
-    when it finds none within its budget (then the deal is not used: another one is drawn)."""
-    result = solve(
-        EngineGame.new(GameCode(Rule.CLASSIC, number)),
-        max_seconds=settings.DAILY_CERTIFY_SECONDS,
-        max_nodes=None,
-    )
+def daily_certify(code: GameCode) -> int | None:
+    """The length of a winning line of ``code`` found by the solver, or ``None`` when it finds
+    none within its budget (then the deal is not used: another one is drawn)."""
+    result = solve(EngineGame.new(code), max_seconds=settings.DAILY_CERTIFY_SECONDS, max_nodes=None)
     return len(result.moves) if result.verdict is Verdict.WINNABLE and result.moves is not None else None
 
 
-def daily_draw() -> tuple[int, int]:
-    """A secret random deal number that the solver certified winnable, and its solution length."""
+def daily_draw() -> tuple[GameCode, int]:
+    """A secret random ordering of the 52 cards that the solver certified winnable, and its
+    solution length."""
     for _ in range(DRAW_ATTEMPTS):
-        number = GameCode.random(Rule.CLASSIC).number
-        length = daily_certify(number)
+        code = GameCode.random_ordering(Rule.CLASSIC)
+        length = daily_certify(code)
         if length is not None:
-            return number, length
-    raise RuntimeError(f"no certified deal in {DRAW_ATTEMPTS} draws")  # about 1 in 10^40 at 99 % certified
+            return code, length
+    raise RuntimeError(f"no certified deal in {DRAW_ATTEMPTS} draws")  # about 1 in 10^30 at 97 % certified
 
 
-def daily_deal_get_or_create(*, day: date) -> DailyDeal:
-    """The deal of ``day``, drawn (and certified) now if it does not exist yet; safe when two
-    requests ask at the same moment: the date is unique, the second one reads the first one's row."""
-    deal = DailyDeal.objects.filter(date=day).first()
-    if deal is not None:
-        return deal
-    number, length = daily_draw()  # outside any transaction: it takes a moment
-    deal, _ = DailyDeal.objects.get_or_create(
-        date=day, defaults={"number": number, "rule": Rule.CLASSIC.value, "solution_length": length}
+@dataclass(frozen=True, slots=True)
+class DailyPreparation:
+    drawn: int  # deals drawn and certified now
+    assigned: list[date]  # days that got their deal now
+    spares: int  # spare certified deals left after it
+
+
+def daily_deals_prepare(*, today: date | None = None) -> DailyPreparation:
+    """Make sure today and the next ``DAILY_DAYS_AHEAD`` days have their certified deal, with
+    ``DAILY_SPARE_DEALS`` spares besides (the beat task's work; idempotent: run twice, it draws
+    nothing the second time)."""
+    today = today or utc_today()
+    days = [today + timedelta(days=offset) for offset in range(settings.DAILY_DAYS_AHEAD + 1)]
+    dated = set(DailyDeal.objects.filter(date__in=days).values_list("date", flat=True))
+    missing = [day for day in days if day not in dated]
+    spares = DailyDeal.objects.filter(date__isnull=True).count()
+    wanted = len(missing) + settings.DAILY_SPARE_DEALS - spares
+    for _ in range(max(0, wanted)):
+        code, length = daily_draw()  # outside any transaction: it takes a moment
+        DailyDeal.objects.create(date=None, code=str(code), rule=code.rule.value, solution_length=length)
+    assigned = [day for day in missing if daily_deal_assign(day=day) is not None]
+    left = DailyDeal.objects.filter(date__isnull=True).count()
+    return DailyPreparation(drawn=max(0, wanted), assigned=assigned, spares=left)
+
+
+def daily_deal_assign(*, day: date) -> DailyDeal | None:
+    """``day``'s deal: the one it has, or the oldest spare given that date now; ``None`` when there
+    is neither. Safe when requests ask at the same moment: a spare is taken by a conditional
+    UPDATE, and the unique date lets one of them give the day its deal."""
+    for _ in range(8):
+        deal = DailyDeal.objects.filter(date=day).first()
+        if deal is not None:
+            return deal
+        spare = DailyDeal.objects.filter(date__isnull=True).order_by("created_at", "pk").values_list("pk", flat=True)
+        spare_pk = spare.first()
+        if spare_pk is None:
+            return None
+        try:
+            with transaction.atomic():
+                taken = DailyDeal.objects.filter(pk=spare_pk, date__isnull=True).update(date=day)
+        except IntegrityError:  # another request gave the day a deal a moment ago
+            continue
+        if taken:
+            return DailyDeal.objects.get(pk=spare_pk)
+    return DailyDeal.objects.filter(date=day).first()
+
+
+def daily_deal_today(*, now: datetime | None = None) -> DailyDeal:
+    """Today's deal, never a wait: taken from the spares if the beat has not given it yet, else
+    ``daily_not_ready`` (503, ``Retry-After``) while a task prepares it."""
+    deal = daily_deal_assign(day=utc_today(now))
+    if deal is None:
+        _prepare_soon()
+        raise ApplicationError("daily_not_ready", 503, headers={"Retry-After": str(NOT_READY_RETRY_AFTER)})
+    return deal
+
+
+def daily_attempts_close(*, now: datetime | None = None) -> int:
+    """Close every ranked attempt whose day is over and that was not won (it stays playable as
+    practice); returns how many. Idempotent: run at 00:00 UTC and again as a safety net."""
+    today = utc_today(now)
+    open_attempts = Game.objects.filter(
+        ranked=True, closed_at__isnull=True, status=StatusChoices.PLAYING, daily__lt=today
     )
-    return deal
+    closed = 0
+    for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
+        closed += open_attempts.filter(daily=day).update(closed_at=day_end(day))
+    return closed
 
 
-def daily_deal_create(*, day: date) -> DailyDeal:
-    """The beat task's work: make sure ``day`` has its certified deal (a deal made before the
-    solver was in place is certified now, or redrawn if nobody has played it yet)."""
-    deal = daily_deal_get_or_create(day=day)
-    if deal.solution_length is None:
-        length = daily_certify(deal.number)
-        with transaction.atomic():
-            if length is not None:
-                DailyDeal.objects.filter(pk=deal.pk, solution_length__isnull=True).update(solution_length=length)
-            elif deal.players == 0 and not deal_has_games(deal):
-                number, length = daily_draw()
-                DailyDeal.objects.filter(pk=deal.pk, solution_length__isnull=True).update(
-                    number=number, solution_length=length
-                )
-        deal.refresh_from_db(fields=["number", "solution_length"])
-    return deal
+def _prepare_soon() -> None:
+    """Ask a task to prepare the daily deals, at most once a minute (the requests that find no deal
+    all come at once). With the embedded defaults (tasks run in-process) it runs in a thread of
+    its own, never in the request."""
+    from django.core.cache import cache
+
+    if not cache.add("daily:prepare-asked", 1, timeout=60):
+        return
+    transaction.on_commit(prepare_dispatch, robust=True)
 
 
-def deal_has_games(deal: DailyDeal) -> bool:
-    return Game.objects.filter(daily=deal.date).exists()
+def prepare_dispatch() -> None:
+    from yukon_site.celery import app
 
+    from .tasks import daily_deals_prepare as task
 
-def daily_code_for(*, day: date) -> GameCode:
-    """The secret code of ``day``'s deal (classic rule), creating the deal on first use."""
-    return daily_deal_get_or_create(day=day).code
+    logger.warning("no daily deal ready for today: preparing one")
+    if app.conf.task_always_eager:
+        threading.Thread(target=task.apply, name="daily-deals-prepare", daemon=True).start()
+    else:
+        task.delay()

@@ -7,14 +7,19 @@ the server; what a player sees is built from it by :mod:`games.presenters`.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import GameCode, Rule
+from games.engine import GameCode
+
+
+def day_end(day: date) -> datetime:
+    """The moment a UTC date ends: the next 00:00 UTC, when its daily competition closes."""
+    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
 
 
 class RuleChoices(models.TextChoices):
@@ -27,6 +32,22 @@ class StatusChoices(models.TextChoices):
     WON = "won", "won"
 
 
+class ReviewChoices(models.TextChoices):
+    """Where a won ranked attempt stands (SPEC section 5): it counts once verified or approved."""
+
+    NONE = "", "not a ranked win"
+    PENDING = "pending", "pending: being replayed and checked"
+    VERIFIED = "verified", "verified: the log reproduces the game, in a human's time"
+    HELD = "held", "held for review: faster than a human"
+    APPROVED = "approved", "approved by staff"
+    REJECTED = "rejected", "rejected by staff"
+    INVALID = "invalid", "invalid: the move log does not reproduce the game"
+
+
+#: The reviews under which a won ranked attempt is on its day's board.
+COUNTED_REVIEWS = (ReviewChoices.VERIFIED, ReviewChoices.APPROVED)
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
@@ -34,11 +55,20 @@ class Game(models.Model):
     )
     # A guest's game belongs to a browser session until the guest registers or logs in.
     guest_session_key = models.CharField(max_length=40, blank=True, default="")
-    code = models.CharField(max_length=16)
+    code = models.CharField(max_length=64)
     rule = models.CharField(max_length=8, choices=RuleChoices.choices)
     daily = models.DateField(null=True, blank=True)
     # The account's first game of ``daily``'s deal: its ranked attempt (decided at the start).
     ranked = models.BooleanField(default=False)
+    # When a ranked attempt was closed unranked because its day ended (00:00 UTC) before the win.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # A won ranked attempt's check (replayed from its log, timed against a human's pace).
+    review = models.CharField(max_length=8, choices=ReviewChoices.choices, blank=True, default="")
+    review_reason = models.CharField(max_length=120, blank=True, default="")
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=StatusChoices.choices, default=StatusChoices.PLAYING)
     state = models.JSONField()
     score = models.PositiveIntegerField(default=0)
@@ -80,16 +110,26 @@ class Game(models.Model):
         end = self.finished_at or now
         return max(0, int((end - self.created_at).total_seconds() * 1000))
 
+    def ranked_open(self, now: datetime) -> bool:
+        """Whether this is a ranked attempt that can still count: not closed, and its day not over
+        at ``now`` unless it was won before."""
+        if not self.ranked or self.closed_at is not None or self.daily is None:
+            return False
+        return self.status == StatusChoices.WON or now < day_end(self.daily)
+
 
 class DailyDeal(models.Model):
-    """The deal of one UTC date (SPEC sections 5, 6): classic rule, number drawn secretly at random.
+    """The deal of one UTC date (SPEC sections 4–6): classic rule, a secret random ordering of the
+    52 cards (a version-2 code), certified winnable by the solver before it is given a date.
 
-    Its code is a secret until the day is over. ``players`` counts the accounts that started
-    their ranked attempt (kept in the start's transaction, recounted by the periodic rebuild).
+    Its code is a secret until the day is over. A deal without a date is a spare, certified ahead
+    and waiting for a day. ``players`` counts the accounts that started their ranked attempt (kept
+    in the start's transaction, recounted by the periodic rebuild).
     """
 
-    date = models.DateField(unique=True)
-    number = models.BigIntegerField()
+    date = models.DateField(unique=True, null=True, blank=True)
+    # Its game code; deals made before version 2 keep their version-1 codes.
+    code = models.CharField(max_length=64)
     rule = models.CharField(max_length=8, choices=RuleChoices.choices, default=RuleChoices.CLASSIC)
     players = models.PositiveIntegerField(default=0)
     # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified).
@@ -98,13 +138,14 @@ class DailyDeal(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        indexes = [models.Index(fields=["created_at"], condition=Q(date__isnull=True), name="dailydeal_spares")]
 
     def __str__(self) -> str:
-        return f"daily deal {self.date}"
+        return f"daily deal {self.date}" if self.date else f"spare deal {self.pk}"
 
     @property
-    def code(self) -> GameCode:
-        return GameCode(Rule(self.rule), self.number)
+    def game_code(self) -> GameCode:
+        return GameCode.parse(self.code)
 
 
 class MoveLog(models.Model):

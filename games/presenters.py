@@ -8,7 +8,7 @@ from typing import Any
 from games.engine import Game as EngineGame
 
 from .daily import utc_today
-from .models import DailyDeal, Game, MoveLog
+from .models import DailyDeal, Game, MoveLog, day_end
 
 
 def public_code(game: Game, now: datetime) -> str | None:
@@ -16,6 +16,22 @@ def public_code(game: Game, now: datetime) -> str | None:
     if game.daily is not None and game.daily >= utc_today(now):
         return None
     return game.code
+
+
+def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
+    """Where a daily game stands in the competition: ranked (still counting), closed at the end of
+    its day, the time left until the close, and a won ranked attempt's review."""
+    if game.daily is None:
+        return {"ranked": None, "closed": False, "closes_at": None, "closes_in_ms": None, "review": None}
+    counting = game.ranked_open(now)
+    closes = day_end(game.daily) if counting and game.status != "won" else None
+    return {
+        "ranked": counting,
+        "closed": game.ranked and not counting,
+        "closes_at": closes.isoformat().replace("+00:00", "Z") if closes else None,
+        "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)) if closes else None,
+        "review": (game.review or None) if counting else None,
+    }
 
 
 def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
@@ -26,7 +42,7 @@ def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -
         "code": public_code(game, now),
         "rule": game.rule,
         "daily": game.daily.isoformat() if game.daily else None,
-        "ranked": game.ranked if game.daily else None,
+        **daily_standing(game, now),
         "status": view["status"],
         "tableau": view["tableau"],
         "foundations": view["foundations"],
@@ -49,12 +65,15 @@ def solution_length(game: Game, now: datetime) -> int | None:
 
 def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
     """One line of the game list (no cards)."""
+    standing = daily_standing(game, now)
     return {
         "id": str(game.id),
         "code": public_code(game, now),
         "rule": game.rule,
         "daily": game.daily.isoformat() if game.daily else None,
-        "ranked": game.ranked if game.daily else None,
+        "ranked": standing["ranked"],
+        "closed": standing["closed"],
+        "review": standing["review"],
         "status": game.status,
         "score": game.score,
         "moves": game.moves,

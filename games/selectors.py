@@ -1,4 +1,4 @@
-"""Reads: a player's games and their move logs."""
+"""Reads: a player's games, their move logs, and the ranked wins that count."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 
 from common.errors import ApplicationError
 
-from .models import Game, MoveLog
+from .models import COUNTED_REVIEWS, Game, MoveLog, StatusChoices
 from .players import Player
 
 
@@ -23,6 +23,18 @@ def game_get(*, game_id: UUID, player: Player) -> Game:
 def game_list(*, player: Player) -> QuerySet[Game]:
     """The player's games, newest first, without the (large, secret) engine state."""
     return Game.objects.filter(player.owns()).defer("state").order_by("-created_at", "-pk")
+
+
+def counted_ranked_wins() -> QuerySet[Game]:
+    """The games that are on their day's board: ranked attempts won before their day closed and
+    checked (verified by the replay, or approved by staff)."""
+    return Game.objects.filter(
+        ranked=True,
+        status=StatusChoices.WON,
+        time_ms__isnull=False,
+        closed_at__isnull=True,
+        review__in=COUNTED_REVIEWS,
+    )
 
 
 def move_log_list(*, game: Game) -> QuerySet[MoveLog]:

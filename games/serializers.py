@@ -8,7 +8,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .models import RuleChoices, StatusChoices
+from .models import ReviewChoices, RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
 
@@ -17,7 +17,7 @@ MAX_SEQ = 2**31 - 1
 SOURCE_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc])$"
 TARGET_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc]?|[aA][uU][tT][oO])$"
 CARD_PATTERN = r"^([A2-9TJQKa2-9tjqk]|10)[SHDCshdc]$"
-CODE_PATTERN = r"^[yY][uU]1-[CRcr]-[A-Za-z]{7}$"
+CODE_PATTERN = r"^[yY][uU](1-[CRcr]-[A-Za-z]{7}|2-[CRcr]-( ?[A-Za-z]){48})$"
 
 
 @extend_schema_field({"type": "string", "pattern": SOURCE_PATTERN})
@@ -169,7 +169,24 @@ class GameStateSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(
         allow_null=True,
         help_text="For a daily deal: whether this is the account's ranked attempt (its first game of that "
-        "deal; guests are never ranked). Null for other games.",
+        "deal) and it still counts: false once it was closed at the end of its day. Null for other games.",
+    )
+    closed = serializers.BooleanField(
+        help_text="The ranked attempt was closed unranked: its day ended (00:00 UTC) before it was won. "
+        "It can be played on as practice."
+    )
+    closes_at = serializers.DateTimeField(
+        allow_null=True, help_text="For a ranked attempt that can still count: when its day ends (00:00 UTC)."
+    )
+    closes_in_ms = serializers.IntegerField(
+        allow_null=True, min_value=0, help_text="Milliseconds from this answer to `closes_at` (server time)."
+    )
+    review = serializers.ChoiceField(
+        choices=[choice for choice in ReviewChoices.values if choice],
+        allow_null=True,
+        help_text="For a won ranked attempt: `pending` (being replayed and checked), `verified` or `approved` "
+        "(on the board), `held` (under review: faster than a human; staff decide), `rejected`, or `invalid` "
+        "(its move log does not reproduce the game). Null otherwise.",
     )
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     tableau = serializers.ListField(
@@ -198,7 +215,15 @@ class GameSummarySerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True)
     rule = serializers.ChoiceField(choices=RuleChoices.choices)
     daily = serializers.DateField(allow_null=True)
-    ranked = serializers.BooleanField(allow_null=True, help_text="Daily deals: the ranked attempt? Else null.")
+    ranked = serializers.BooleanField(
+        allow_null=True, help_text="Daily deals: the ranked attempt, still counting? Else null."
+    )
+    closed = serializers.BooleanField(help_text="A ranked attempt closed unranked at the end of its day.")
+    review = serializers.ChoiceField(
+        choices=[choice for choice in ReviewChoices.values if choice],
+        allow_null=True,
+        help_text="A won ranked attempt's review (see the game state), else null.",
+    )
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     score = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)

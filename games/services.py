@@ -28,8 +28,8 @@ from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 from stats import tasks as stats_tasks
 
 from . import store
-from .daily import daily_code_for, utc_today
-from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, StatusChoices
+from .daily import daily_deal_today
+from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices, day_end
 from .players import Player
 from .presenters import game_state
 
@@ -66,16 +66,20 @@ def game_start(
 ) -> Game:
     """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic).
 
-    An account's first game of a daily deal is its ranked attempt; later ones are practice.
-    Two first attempts at the same moment: the partial unique constraint lets one be ranked.
+    Today's deal is for accounts (a guest's free look at it would be a scouting tool): a guest
+    gets ``daily_needs_account`` (403). An account's first game of a daily deal is its ranked
+    attempt; later ones are practice. Two first attempts at the same moment: the partial unique
+    constraint lets one be ranked.
     """
     if player.user is None and not player.session_key:
         raise ValueError("a guest game needs a session key")
     now = now or timezone.now()
     day = None
     if daily:
-        day = utc_today(now)
-        code = daily_code_for(day=day)
+        if player.user is None:
+            raise ApplicationError("daily_needs_account", 403)
+        deal = daily_deal_today(now=now)
+        day, code = deal.date, deal.game_code
     elif code is None:
         code = GameCode.random(rule or Rule.CLASSIC)
     engine = EngineGame.new(code)
@@ -185,7 +189,7 @@ def _game_change(
             record = _record(game=game, player=player, idempotency=idempotency, status=200, body=state)
         try:
             saved = store.game_change_save(
-                game=game, read_version=read_version, fields=_changed_fields(engine), log=log, record=record
+                game=game, read_version=read_version, fields=_changed_fields(game, engine), log=log, record=record
             )
         except IntegrityError:
             # Another request stored the same key first (on another game: the versions differ).
@@ -214,6 +218,10 @@ def _game_apply(
         result = change(engine)
     except IllegalMove as exc:
         raise ApplicationError(exc.reason, 422, detail=exc.explain) from None
+    if game.ranked and game.closed_at is None and game.daily is not None and now >= day_end(game.daily):
+        # The day closed before this move (the midnight task may not have come yet): from now on
+        # the game is practice, whatever this move does.
+        game.closed_at = day_end(game.daily)
     log = MoveLog(
         game=game,
         seq=engine.moves,
@@ -230,12 +238,16 @@ def _game_apply(
         game.status = StatusChoices.WON
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
+        if game.ranked and game.closed_at is None:
+            game.review = ReviewChoices.PENDING  # replayed and timed by the task before it counts
     return engine, log
 
 
-def _changed_fields(engine: EngineGame) -> list[str]:
+def _changed_fields(game: Game, engine: EngineGame) -> list[str]:
     fields = ["state", "score", "moves", "version"]
-    return [*fields, "status", "finished_at", "time_ms"] if engine.is_won else fields
+    if game.closed_at is not None and game.ranked:
+        fields.append("closed_at")
+    return [*fields, "status", "finished_at", "time_ms", "review"] if engine.is_won else fields
 
 
 def _record(*, game: Game, player: Player, idempotency: Idempotency, status: int, body: Any) -> IdempotencyRecord:
@@ -288,7 +300,7 @@ def _game_won_effects(game: Game) -> None:
         return
     game_id = str(game.id)
     transaction.on_commit(partial(stats_tasks.personal_best_update.delay, game_id), robust=True)
-    if game.ranked:
+    if game.review == ReviewChoices.PENDING:
         transaction.on_commit(partial(stats_tasks.daily_result_update.delay, game_id), robust=True)
 
 

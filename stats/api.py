@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.errors import ApplicationError
 from common.serializers import ErrorSerializer
-from games.daily import daily_deal_get_or_create, utc_today
-from games.models import DailyDeal
+from games.daily import daily_deal_today, utc_today
+from games.models import DailyDeal, day_end
 
 from . import selectors
 from .serializers import DailyBoardSerializer, DailyDealSerializer, PlayerStatsSerializer
@@ -47,31 +47,43 @@ def _parse_day(text: str) -> date:
 
 
 def _deal_of(day: date) -> DailyDeal:
-    """The deal of a day up to today (today's is drawn now if missing); ``not_found`` otherwise."""
+    """The deal of a day up to today (today's: ``daily_not_ready`` while it is being prepared);
+    ``not_found`` otherwise."""
     today = utc_today()
     if day > today:
         raise ApplicationError("not_found", 404)
-    deal = daily_deal_get_or_create(day=day) if day == today else selectors.daily_deal_get(day=day)
+    deal = daily_deal_today() if day == today else selectors.daily_deal_get(day=day)
     if deal is None:
         raise ApplicationError("not_found", 404)
     return deal
 
 
-def _deal_body(deal: DailyDeal) -> dict[str, Any]:
-    body: dict[str, Any] = {"date": deal.date, "rule": deal.rule, "played": deal.players}
-    if deal.date < utc_today():  # the day is over: the code is published
-        body["code"] = str(deal.code)
+def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
+    assert deal.date is not None  # a spare is never shown
+    now = timezone.now()
+    closes = day_end(deal.date)
+    body: dict[str, Any] = {
+        "date": deal.date,
+        "rule": deal.rule,
+        "played": deal.players,
+        "closes_at": closes,
+        "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)),
+        "attempt": selectors.daily_attempt(day=deal.date, user=request.user, now=now),
+    }
+    if deal.date < utc_today(now):  # the day is over: the code is published
+        body["code"] = deal.code
     return body
 
 
 class DailyTodayApi(ApiView):
     @extend_schema(
         operation_id="daily_today",
-        summary="Today's daily deal (UTC): date, rule and how many have played; never its code",
-        responses={200: DailyDealSerializer},
+        summary="Today's daily deal (UTC): date, rule, how many have played, when it closes, your attempt; "
+        "never its code",
+        responses={200: DailyDealSerializer, **_errors(503)},
     )
     def get(self, request: Request) -> Response:
-        return Response(DailyDealSerializer(_deal_body(_deal_of(utc_today()))).data)
+        return Response(DailyDealSerializer(_deal_body(_deal_of(utc_today()), request)).data)
 
 
 class DailyDayApi(ApiView):
@@ -79,10 +91,10 @@ class DailyDayApi(ApiView):
         operation_id="daily_retrieve",
         summary="The daily deal of a date; its code once that day is over",
         parameters=[DAY_PARAMETER],
-        responses={200: DailyDealSerializer, **_errors(400, 404)},
+        responses={200: DailyDealSerializer, **_errors(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
-        return Response(DailyDealSerializer(_deal_body(_deal_of(_parse_day(day)))).data)
+        return Response(DailyDealSerializer(_deal_body(_deal_of(_parse_day(day)), request)).data)
 
 
 class DailyLeaderboardApi(ApiView):
@@ -90,7 +102,7 @@ class DailyLeaderboardApi(ApiView):
         operation_id="leaderboards_daily",
         summary="The daily leaderboard of a date: top 100 by time, then moves, then finish time",
         parameters=[DAY_PARAMETER],
-        responses={200: DailyBoardSerializer, **_errors(400, 404)},
+        responses={200: DailyBoardSerializer, **_errors(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
         deal = _deal_of(_parse_day(day))

@@ -21,6 +21,7 @@ from django.utils import timezone
 from common.errors import ApplicationError
 from games.daily import utc_today
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
+from games.selectors import counted_ranked_wins
 
 from .models import DailyResult, PersonalBest
 
@@ -47,6 +48,27 @@ class DailyBoard:
 
 def daily_deal_get(*, day: date) -> DailyDeal | None:
     return DailyDeal.objects.filter(date=day).first()
+
+
+def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | None:
+    """Where ``user``'s ranked attempt of ``day`` stands (``None`` for a guest or before it starts)."""
+    if user is None or not user.is_authenticated:
+        return None
+    game = (
+        Game.objects.filter(owner=user, daily=day, ranked=True)
+        .only("id", "daily", "ranked", "status", "closed_at", "review", "moves", "time_ms")
+        .first()
+    )
+    if game is None:
+        return None
+    counting = game.ranked_open(now)
+    return {
+        "game": game.id,
+        "status": game.status if counting else "closed",
+        "review": (game.review or None) if counting else None,
+        "moves": game.moves,
+        "time_ms": game.time_ms,
+    }
 
 
 def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) -> DailyBoard | None:
@@ -204,9 +226,11 @@ class _RuleFigures:
 def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
     daily_games = Game.objects.filter(owner=user, daily__isnull=False)
     played_days = daily_games.values("daily").distinct().count()
-    won_days = sorted(set(daily_games.filter(status=StatusChoices.WON).values_list("daily", flat=True)))
-    current, longest = _streaks(won_days, today=today)
     results = list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
+    # Streaks count ranked daily wins only, those on their boards (a guest's win claimed at
+    # sign-up, a practice game, a held or closed attempt are none).
+    won_days = sorted(set(counted_ranked_wins().filter(owner=user).values_list("daily", flat=True)))
+    current, longest = _streaks(won_days, today=today)
     ranks = [
         row["rank"]
         if row["rank"] is not None and row["day"] < today

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import RuleChoices
+from games.models import ReviewChoices, RuleChoices
+
+
+class DailyAttemptSerializer(serializers.Serializer):
+    game = serializers.UUIDField(help_text="The game: resume it with `GET games/{id}`.")
+    status = serializers.ChoiceField(
+        choices=["playing", "won", "closed"],
+        help_text="`closed`: the day ended before it was won (it goes on as practice).",
+    )
+    review = serializers.ChoiceField(
+        choices=[choice for choice in ReviewChoices.values if choice],
+        allow_null=True,
+        help_text="For a win: `pending`, `verified`, `held` (under review), `approved`, `rejected` or `invalid`.",
+    )
+    moves = serializers.IntegerField(min_value=0)
+    time_ms = serializers.IntegerField(allow_null=True, min_value=0, help_text="The time of a won attempt.")
 
 
 class DailyDealSerializer(serializers.Serializer):
@@ -21,6 +36,12 @@ class DailyDealSerializer(serializers.Serializer):
         required=False,
         help_text="The deal's game code, only for a day that is over (UTC); replay it with "
         '`POST games {"code": ...}`. Absent for today.',
+    )
+    closes_at = serializers.DateTimeField(help_text="When the day's competition closes (00:00 UTC after it).")
+    closes_in_ms = serializers.IntegerField(min_value=0, help_text="Milliseconds from this answer to `closes_at`.")
+    attempt = DailyAttemptSerializer(
+        allow_null=True,
+        help_text="The caller's ranked attempt of this deal (null for guests, and before it is started).",
     )
 
 

@@ -17,7 +17,9 @@ from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from games.daily import utc_today
-from games.models import DailyDeal, Game, StatusChoices
+from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices, day_end
+from games.review import ranked_win_review
+from games.selectors import counted_ranked_wins
 
 from .models import DailyResult, PersonalBest
 
@@ -65,13 +67,18 @@ def personal_bests_repair(*, since: datetime) -> int:
 
 
 def daily_result_record(*, game_id: UUID | str) -> bool:
-    """Put a won ranked attempt on its day's board (an upsert keyed by day and account)."""
+    """Put a won ranked attempt on its day's board once it is checked (an upsert keyed by day and
+    account), or take it off if it does not count (held, rejected, invalid); returns whether it
+    is on the board."""
+    ranked_win_review(game_id=game_id)
     game = (
-        Game.objects.filter(pk=game_id, ranked=True, status=StatusChoices.WON, time_ms__isnull=False)
+        counted_ranked_wins()
+        .filter(pk=game_id)
         .values("id", "owner_id", "daily", "time_ms", "moves", "score", "finished_at")
         .first()
     )
     if game is None:
+        DailyResult.objects.filter(game_id=game_id).delete()
         return False
     with transaction.atomic():
         # INSERT ... ON CONFLICT (day, user_id) DO UPDATE: the values come from the game row alone.
@@ -111,6 +118,9 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
     right are not written.
     """
     today = today or utc_today()
+    pending = Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON, review=ReviewChoices.PENDING)
+    for game_id in pending.values_list("pk", flat=True):  # a check whose task was lost
+        ranked_win_review(game_id=game_id)
     result = DailyResult._meta.db_table
     games = Game._meta.db_table
     day_param = connection.ops.adapt_datefield_value(day)
@@ -122,6 +132,7 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 SELECT g.daily, g.owner_id, g.id, g.time_ms, g.moves, g.score, g.finished_at, NULL
                 FROM {games} g
                 WHERE g.daily = %s AND g.ranked AND g.status = %s AND g.time_ms IS NOT NULL
+                    AND g.closed_at IS NULL AND g.finished_at < %s AND g.review IN (%s, %s)
                 ON CONFLICT (day, user_id) DO UPDATE SET
                     game_id = excluded.game_id, time_ms = excluded.time_ms, moves = excluded.moves,
                     score = excluded.score, finished_at = excluded.finished_at
@@ -129,12 +140,17 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                     OR {result}.moves <> excluded.moves OR {result}.score <> excluded.score
                     OR {result}.finished_at <> excluded.finished_at
                 """,
-                [day_param, StatusChoices.WON.value],
+                [
+                    day_param,
+                    StatusChoices.WON.value,
+                    connection.ops.adapt_datetimefield_value(day_end(day)),
+                    *[review.value for review in COUNTED_REVIEWS],
+                ],
             )
             upserted = max(cursor.rowcount, 0)
         removed, _ = (
             DailyResult.objects.filter(day=day)
-            .exclude(game__in=Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON))
+            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=day_end(day)))
             .delete()
         )
         ranked = 0

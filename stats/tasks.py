@@ -10,21 +10,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import daily
+from games.tasks import RETRY
 
 from . import services
-
-RETRY = {
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": 2,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-    "ignore_result": True,
-}
 
 
 @shared_task(name="stats.personal_best_update", **RETRY)
@@ -37,14 +28,6 @@ def personal_best_update(game_id: str) -> None:
 def daily_result_update(game_id: str) -> None:
     """A ranked daily attempt was won: put it on its day's leaderboard."""
     services.daily_result_record(game_id=game_id)
-
-
-@shared_task(name="stats.daily_deal_create", **RETRY)
-def daily_deal_create(day: str | None = None, ahead: int = 0) -> None:
-    """Beat, just after 00:00 UTC: draw and certify the day's deal (``day``: ISO date, default today
-    plus ``ahead`` days; at 23:30 the next day's is made ahead of time)."""
-    target = date.fromisoformat(day) if day else daily.utc_today() + timedelta(days=ahead)
-    daily.daily_deal_create(day=target)
 
 
 @shared_task(name="stats.daily_boards_rebuild", **RETRY)

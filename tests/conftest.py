@@ -43,6 +43,16 @@ def _fresh_cache(settings: Any) -> None:
     settings.CACHES = {**settings.CACHES, "default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
+@pytest.fixture(autouse=True)
+def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A request that finds no daily deal asks a task to prepare one (a thread with the embedded
+    defaults, the worker with Redis): in tests it is only recorded, so that no solver runs beside
+    the test and no worker writes deals into the test's database."""
+    asked: list[str] = []
+    monkeypatch.setattr("games.daily.prepare_dispatch", lambda: asked.append("daily_deals_prepare"))
+    return asked
+
+
 @pytest.fixture
 def guest() -> APIClient:
     """A browser without an account: it plays with its session cookie."""

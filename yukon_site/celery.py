@@ -8,8 +8,10 @@ time limit. Without ``REDIS_URL`` tasks run eagerly in the calling process.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import beat_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
 
@@ -22,3 +24,10 @@ app.autodiscover_tasks()
 def ping() -> str:
     """Liveness check of the worker (used by the tests and .ci/run)."""
     return "pong"
+
+
+@beat_init.connect
+def prepare_daily_deals(sender: Any, **kwargs: Any) -> None:
+    """When beat starts (a deploy, a restart), the daily deals are prepared at once, not only at
+    its first interval: today's deal is never missing for long."""
+    sender.app.send_task("games.daily_deals_prepare")

@@ -162,29 +162,34 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # they are re-delivered anyway
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Draw the new UTC day's deal as it begins (if nobody asked for it first).
-    "daily-deal": {"task": "stats.daily_deal_create", "schedule": crontab(minute=0, hour=0)},
-    # And the next day's ahead of time, so no player waits for the solver at midnight.
-    "daily-deal-ahead": {
-        "task": "stats.daily_deal_create",
-        "schedule": crontab(minute=30, hour=23),
-        "kwargs": {"ahead": 1},
-    },
+    # The daily competition closes at 00:00 UTC: the unfinished ranked attempts of the day that
+    # ended become practice (and again every few minutes, in case a beat was missed).
+    "daily-close": {"task": "games.daily_attempts_close", "schedule": crontab(minute="0,10,20,30,40,50")},
+    # Today's and the next days' deals, certified by the solver ahead of time, and a few spares:
+    # no request ever waits for the solver.
+    "daily-deals": {"task": "games.daily_deals_prepare", "schedule": 600.0},
     # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
-    # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
-    "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
-    # Idempotency records only need to outlive a client's retries.
-    "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
     "daily-boards": {
         "task": "stats.daily_boards_rebuild",
         "schedule": float(os.environ.get("DAILY_BOARDS_REBUILD_SECONDS", "600")),
     },
+    # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
+    "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
+    # Idempotency records only need to outlive a client's retries.
+    "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
 }
 
-# -- the daily deal: certified winnable by the solver before it is used (CPU seconds per draw) ---
-# Most deals are solved in well under 0.1 s; one the solver cannot settle quickly is simply not
-# used (another is drawn), so a short budget keeps a request that has to draw the deal quick.
+# -- the daily deal (games/daily.py) ------------------------------------------------------------
+# Certified winnable by the solver before it is used (CPU seconds per draw; a deal the solver
+# cannot settle that quickly is not used, another is drawn). Done by the beat task, ahead of time.
 DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
+# Days after today whose deals are ready, and spare certified deals kept besides.
+DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
+DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
+# A won ranked attempt faster than a human is held for review (SPEC section 5): under this long
+# in all, or with a median gap between consecutive moves under this.
+RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))
+RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
 
 # -- auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,7 +8,7 @@ The single authority on the rules (SPEC sections 1–4): the API, the tasks and 
 """
 
 from .cards import CARD_NAMES, HIDDEN, RANKS, SUITS, card_name, parse_card
-from .codes import GameCode, Rule, deal, shuffled_deck
+from .codes import GameCode, Rule, deal, deal_order, random_order, shuffled_deck
 from .errors import REASONS, BadCode, BadMove, IllegalMove, explain
 from .game import GROUP_LIMIT, UNDO_LIMIT, Game, MoveResult
 from .moves import AUTO, FOUNDATION, Move
@@ -33,7 +33,9 @@ __all__ = [
     "Rule",
     "card_name",
     "deal",
+    "deal_order",
     "explain",
     "parse_card",
+    "random_order",
     "shuffled_deck",
 ]

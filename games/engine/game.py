@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARD_NAMES, HIDDEN, RANK, RED, SUIT, SUITS, parse_card
-from .codes import GameCode, Rule, deal
+from .codes import GameCode, Rule, deal_order
 from .errors import IllegalMove
 from .moves import AUTO, FOUNDATION, Move
 
@@ -84,7 +84,7 @@ class Game:
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def new(cls, code: GameCode) -> Game:
-        columns, down = deal(code.number)
+        columns, down = deal_order(code.order)
         return cls(code, columns, down)
 
     @classmethod

@@ -68,15 +68,24 @@ def test_a_stuck_game_is_reported_not_winnable(player, account):
     assert player.get(f"/api/v1/games/{game.id}/winnable").json() == {"winnable": "no"}
 
 
+@pytest.fixture
+def todays_deal(db):
+    return DailyDeal.objects.create(date=utc_today(), code="YU1-C-AAAAAAB", solution_length=97)
+
+
 @pytest.mark.parametrize("path", ["hint", "winnable"])
-def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path):
-    for client in (player, guest):
-        for _ in range(2):  # the ranked attempt and a practice game of the same deal
-            state = client.post("/api/v1/games", {"daily": True}).json()
-            assert_error(client.get(f"/api/v1/games/{state['id']}/{path}"), 422, "no_help_for_daily")
+def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path, todays_deal):
+    for _ in range(2):  # the ranked attempt and a practice game of the same deal
+        state = player.post("/api/v1/games", {"daily": True}).json()
+        assert_error(player.get(f"/api/v1/games/{state['id']}/{path}"), 422, "no_help_for_daily")
+    # A guest cannot even start it; a guest's daily game kept from before gets no help either.
+    assert_error(guest.post("/api/v1/games", {"daily": True}), 403, "daily_needs_account")
+    guest.post("/api/v1/games", {"rule": "classic"})  # the guest's session
+    kept = factories.game(session_key=guest.session.session_key, daily=utc_today())
+    assert_error(guest.get(f"/api/v1/games/{kept.id}/{path}"), 422, "no_help_for_daily")
 
 
-def test_help_is_given_for_a_daily_deal_whose_day_is_over(player):
+def test_help_is_given_for_a_daily_deal_whose_day_is_over(player, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
     Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
     assert player.get(f"/api/v1/games/{state['id']}/hint").status_code == 200
@@ -101,7 +110,7 @@ def test_moves_from_the_api_parse_back():
     assert str(Move.from_json({"from": "t1", "to": "f"})) == "t1>f"
 
 
-def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_not(player):
+def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_not(player, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
     assert state["solution_length"] is None  # today: it would say how hard the deal is
     deal = DailyDeal.objects.get(date=utc_today())

@@ -6,12 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from games.daily import daily_deal_get_or_create
 from games.models import DailyDeal, Game, StatusChoices
 from stats import selectors, services, tasks
 from stats.models import DailyResult, PersonalBest
 from tests import factories
-from tests.stats.helpers import deal, result_for, win, won_ranked_game
+from tests.stats.helpers import deal, result_for, win, win_as_a_human, winning_line, won_ranked_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -24,25 +23,28 @@ def _bests(user):
 
 
 def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
-    player, account, today, django_capture_on_commit_callbacks
+    player, account, today, todays_deal, django_capture_on_commit_callbacks
 ):
     state = player.post("/api/v1/games", {"daily": True}).json()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        won = win(player, state["id"])
+        won = win_as_a_human(player, state["id"])
 
     assert len(callbacks) == 2  # personal bests, then the board
+    assert won["review"] == "pending" and won["ranked"] is True
     game = Game.objects.get(pk=state["id"])
-    assert game.time_ms == won["elapsed_ms"]
+    assert game.time_ms == won["elapsed_ms"] and game.review == "verified"
+    moves = len(winning_line(todays_deal.code))
     best = PersonalBest.objects.get(user=account, rule="classic")
-    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, 1, 10)
+    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, moves, game.score)
     board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
-    line = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": 1, "score": 10}
+    line = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": moves, "score": game.score}
     assert board == {"date": today.isoformat(), "players": 1, "entries": [line], "me": line}
+    assert player.get(f"/api/v1/games/{state['id']}").json()["review"] == "verified"
 
 
 def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
-    player, account, today, django_capture_on_commit_callbacks
+    player, account, today, todays_deal, django_capture_on_commit_callbacks
 ):
     player.post("/api/v1/games", {"daily": True})  # the ranked attempt, left unfinished
     practice = player.post("/api/v1/games", {"daily": True}).json()
@@ -60,7 +62,7 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
 
 
 def test_a_guests_win_sends_no_task(guest, django_capture_on_commit_callbacks):
-    state = guest.post("/api/v1/games", {"daily": True}).json()
+    state = guest.post("/api/v1/games", {"rule": "classic"}).json()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         win(guest, state["id"])
@@ -167,7 +169,7 @@ def test_my_rank_is_given_also_below_the_top_100(today):
     assert me == {"rank": 105, "username": users[104].username, "time_ms": 10_104, "moves": 100, "score": 625}
 
 
-def test_the_board_of_today_exists_before_anyone_plays(guest, today):
+def test_the_board_of_today_exists_before_anyone_plays(guest, today, todays_deal):
     body = guest.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
 
     assert body == {"date": today.isoformat(), "players": 0, "entries": [], "me": None}
@@ -200,7 +202,7 @@ def test_the_rebuild_restores_missing_results_corrects_wrong_ones_and_drops_stra
 
 
 def test_todays_board_is_rebuilt_without_storing_ranks(today):
-    daily_deal_get_or_create(day=today)
+    deal(today)
     won_ranked_game(owner=factories.user(), day=today, time_ms=10_000)
 
     tasks.daily_boards_rebuild.delay()

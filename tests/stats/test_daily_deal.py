@@ -1,4 +1,5 @@
-"""The daily deal: one secret random deal per UTC date, ranked first attempts, published afterwards."""
+"""The daily deal: a secret random ordering per UTC date, certified ahead of time, for accounts,
+ranked first attempts, published once its day is over."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ import pytest
 from django.db import connection
 
 from games import daily
-from games.engine import FOUNDATION, GameCode, Rule
+from games.engine import FOUNDATION, GameCode
 from games.engine import Game as EngineGame
 from games.engine.solve import solve
 from games.models import DailyDeal, Game
-from stats import tasks
 from tests import factories
 from tests.stats.helpers import deal
 from tests.support import assert_error
@@ -22,100 +22,135 @@ from yukon_site.celery import app
 pytestmark = pytest.mark.django_db
 
 
-def test_get_daily_draws_todays_deal_once_and_tells_date_rule_and_players(player, today):
+@pytest.fixture
+def no_solver(monkeypatch):
+    """Any use of the solver fails the test: requests never certify a deal."""
+
+    def forbidden(code):
+        raise AssertionError("the solver ran in a request")
+
+    monkeypatch.setattr(daily, "daily_certify", forbidden)
+
+
+def test_get_daily_tells_date_rule_players_and_when_the_day_closes(player, today, todays_deal, no_solver):
+    body = player.get("/api/v1/daily").json()
+
+    assert body.pop("closes_in_ms") > 0
+    assert body == {
+        "date": today.isoformat(),
+        "rule": "classic",
+        "played": 0,
+        "closes_at": f"{(today + timedelta(days=1)).isoformat()}T00:00:00Z",
+        "attempt": None,
+    }
+
+
+def test_without_a_deal_for_today_a_spare_certified_deal_is_taken_at_once(player, today, no_solver):
+    spare = deal(None, code="YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG")
+
     first = player.get("/api/v1/daily")
     second = player.get("/api/v1/daily")
 
-    assert first.status_code == 200
-    assert first.json() == {"date": today.isoformat(), "rule": "classic", "played": 0}
-    assert second.json() == first.json()
-    assert DailyDeal.objects.count() == 1
+    assert first.status_code == 200 and first.json()["date"] == today.isoformat()
+    assert second.json()["date"] == first.json()["date"]
+    spare.refresh_from_db()
+    assert spare.date == today and DailyDeal.objects.count() == 1
 
 
-def test_the_deal_number_is_drawn_with_the_cryptographic_source(monkeypatch, today):
-    drawn = []
+def test_with_no_deal_ready_the_answer_is_daily_not_ready_at_once_and_a_task_is_asked_once(
+    player, guest, today, no_solver, _daily_preparation_asked, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [
+            player.get("/api/v1/daily"),
+            player.post("/api/v1/games", {"daily": True}),
+            guest.get(f"/api/v1/leaderboards/daily/{today.isoformat()}"),
+        ]
 
-    def fake_random(rule):
-        drawn.append(rule)
-        return GameCode(rule, 4_242_424_242)
-
-    monkeypatch.setattr(GameCode, "random", staticmethod(fake_random))
-
-    created = daily.daily_deal_get_or_create(day=today)
-
-    assert created.number == 4_242_424_242 and created.rule == "classic"
-    assert [rule.value for rule in drawn] == ["classic"]
-    assert daily.daily_code_for(day=today) == GameCode(Rule.CLASSIC, 4_242_424_242)
+    for answer in answers:
+        assert_error(answer, 503, "daily_not_ready")
+        assert answer["Retry-After"] == "5"
+    assert not DailyDeal.objects.exists() and not Game.objects.exists()
+    assert _daily_preparation_asked == ["daily_deals_prepare"]  # once a minute, however many ask
 
 
-def test_posting_daily_starts_todays_deal_as_the_accounts_ranked_attempt(player, account, today):
+def test_posting_daily_starts_todays_deal_as_the_accounts_ranked_attempt(player, account, today, todays_deal):
     response = player.post("/api/v1/games", {"daily": True})
 
     assert response.status_code == 201
     state = response.json()
-    assert state["daily"] == today.isoformat() and state["ranked"] is True
-    assert state["code"] is None and state["rule"] == "classic"
+    assert state["daily"] == today.isoformat() and state["ranked"] is True and state["closed"] is False
+    assert state["code"] is None and state["rule"] == "classic" and state["review"] is None
+    assert state["closes_at"] == f"{(today + timedelta(days=1)).isoformat()}T00:00:00Z"
+    assert 0 < state["closes_in_ms"] <= 86_400_000
     game = Game.objects.get(pk=state["id"])
-    assert game.code == str(DailyDeal.objects.get(date=today).code)
-    assert player.get("/api/v1/daily").json()["played"] == 1
+    assert game.code == todays_deal.code
+    body = player.get("/api/v1/daily").json()
+    assert body["played"] == 1
+    assert body["attempt"] == {"game": state["id"], "status": "playing", "review": None, "moves": 0, "time_ms": None}
 
 
-def test_the_second_attempt_of_an_account_is_practice_and_not_counted_again(player, today):
+def test_the_second_attempt_of_an_account_is_practice_and_not_counted_again(player, today, todays_deal):
     first = player.post("/api/v1/games", {"daily": True}).json()
     second = player.post("/api/v1/games", {"daily": True}).json()
     third = player.post("/api/v1/games", {"daily": True}).json()
 
     assert (first["ranked"], second["ranked"], third["ranked"]) == (True, False, False)
+    assert second["closes_at"] is None and second["closed"] is False
     assert Game.objects.filter(daily=today, ranked=True).count() == 1
     assert player.get("/api/v1/daily").json()["played"] == 1
     assert player.get(f"/api/v1/games/{second['id']}").json()["ranked"] is False
+    assert player.get("/api/v1/daily").json()["attempt"]["game"] == first["id"]
 
 
 def test_other_games_say_ranked_null(player):
     state = player.post("/api/v1/games", {"rule": "relaxed"}).json()
 
-    assert state["daily"] is None and state["ranked"] is None
+    assert state["daily"] is None and state["ranked"] is None and state["closes_at"] is None
 
 
-def test_a_guest_may_play_the_daily_deal_but_is_never_ranked(guest, today):
-    response = guest.post("/api/v1/games", {"daily": True})
+def test_todays_deal_is_for_accounts_a_guest_may_only_watch(guest, today, todays_deal):
+    refused = guest.post("/api/v1/games", {"daily": True})
 
-    assert response.status_code == 201
-    assert response.json()["ranked"] is False and response.json()["code"] is None
-    assert guest.get("/api/v1/daily").json()["played"] == 0
-
-
-def test_a_guest_who_signs_up_after_playing_the_deal_has_no_ranked_attempt_left(guest, today):
-    guest.post("/api/v1/games", {"daily": True})
-    registered = guest.post("/api/v1/auth/register", {"username": "latecomer", "password": factories.PASSWORD})
-    assert registered.status_code == 201
-
-    again = guest.post("/api/v1/games", {"daily": True}, HTTP_X_CSRFTOKEN=guest.cookies["csrftoken"].value)
-
-    assert again.status_code == 201, again.content
-    assert again.json()["ranked"] is False
-    assert Game.objects.filter(owner__username="latecomer", daily=today).count() == 2
+    assert_error(refused, 403, "daily_needs_account")
+    assert not Game.objects.exists()
+    assert guest.get("/api/v1/daily").json()["attempt"] is None
+    board = guest.get(f"/api/v1/leaderboards/daily/{today.isoformat()}")
+    assert board.status_code == 200 and board.json()["players"] == 0
 
 
 def test_a_past_days_deal_is_published_and_anyone_may_replay_it(player, guest, today):
     yesterday = today - timedelta(days=1)
-    past = deal(yesterday, number=1, players=7)
+    past = deal(yesterday, code="YU1-C-AAAAAAB", players=7)
 
     body = guest.get(f"/api/v1/daily/{yesterday.isoformat()}").json()
 
-    assert body == {"date": yesterday.isoformat(), "rule": "classic", "played": 7, "code": "YU1-C-AAAAAAB"}
-    replay = player.post("/api/v1/games", {"code": body["code"]})
-    assert replay.status_code == 201
-    assert replay.json()["code"] == str(past.code) and replay.json()["daily"] is None
+    assert body["code"] == "YU1-C-AAAAAAB" and body["played"] == 7 and body["closes_in_ms"] == 0
+    for client in (player, guest):
+        replay = client.post("/api/v1/games", {"code": body["code"]})
+        assert replay.status_code == 201
+        assert replay.json()["code"] == past.code and replay.json()["daily"] is None
 
 
-def test_todays_deal_by_date_has_no_code(guest, today):
+def test_a_past_version_2_deal_replays_the_same_cards(guest, today):
+    yesterday = today - timedelta(days=1)
+    v2 = str(GameCode.parse("YU1-C-AAAAAAB").to_version2())
+    deal(yesterday, code=v2)
+
+    code = guest.get(f"/api/v1/daily/{yesterday.isoformat()}").json()["code"]
+    state = guest.post("/api/v1/games", {"code": code.lower()}).json()
+
+    assert code == v2 == "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG" and state["code"] == v2
+    assert state["tableau"] == EngineGame.from_code("YU1-C-AAAAAAB").view()["tableau"]
+
+
+def test_todays_deal_by_date_has_no_code(guest, today, todays_deal):
     body = guest.get(f"/api/v1/daily/{today.isoformat()}").json()
 
-    assert body == {"date": today.isoformat(), "rule": "classic", "played": 0}
+    assert "code" not in body and body["date"] == today.isoformat()
 
 
-def test_a_daily_game_shows_its_code_once_its_day_is_over(player, account, today):
+def test_a_daily_game_shows_its_code_once_its_day_is_over(player, account, today, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
     Game.objects.filter(pk=state["id"]).update(daily=today - timedelta(days=1))
 
@@ -128,61 +163,78 @@ def test_a_malformed_date_is_bad_date(guest, text):
     assert_error(guest.get(f"/api/v1/leaderboards/daily/{text}"), 400, "bad_date")
 
 
-def test_a_day_without_a_deal_or_in_the_future_is_not_found(guest, today):
+def test_a_day_without_a_deal_or_in_the_future_is_not_found(guest, today, todays_deal):
+    tomorrow = deal(today + timedelta(days=1))  # prepared ahead: still a secret, and not served
     for day in (today + timedelta(days=1), today - timedelta(days=30)):
         assert_error(guest.get(f"/api/v1/daily/{day.isoformat()}"), 404, "not_found")
         assert_error(guest.get(f"/api/v1/leaderboards/daily/{day.isoformat()}"), 404, "not_found")
-    assert not DailyDeal.objects.exclude(date=today).exists()
+    assert set(DailyDeal.objects.values_list("pk", flat=True)) == {todays_deal.pk, tomorrow.pk}
 
 
-def test_the_beat_task_creates_todays_deal_once_certified_winnable(today):
-    tasks.daily_deal_create.apply()
-    tasks.daily_deal_create.apply()
+# -- preparing the deals ahead (the beat task) ---------------------------------------------------
 
-    deal = DailyDeal.objects.get()
-    assert deal.date == today and deal.solution_length is not None
-    # The certificate is real: the solver's line wins the deal (625 points, 10 more per take-back).
-    line = solve(EngineGame.new(deal.code), max_seconds=30, max_nodes=None).moves
-    game = EngineGame.new(deal.code)
+
+def test_the_beat_task_prepares_today_tomorrow_and_spares_each_certified_once(today, settings):
+    settings.DAILY_SPARE_DEALS = 2
+    app.tasks["games.daily_deals_prepare"].apply()
+    app.tasks["games.daily_deals_prepare"].apply()  # and again: nothing new
+
+    dated = list(DailyDeal.objects.filter(date__isnull=False).order_by("date"))
+    assert [d.date for d in dated] == [today, today + timedelta(days=1)]
+    assert DailyDeal.objects.filter(date__isnull=True).count() == 2
+    deals = list(DailyDeal.objects.all())
+    assert len({d.code for d in deals}) == 4
+    for each in deals:
+        code = each.game_code
+        assert code.version == 2 and each.rule == "classic" and each.solution_length is not None
+    # The certificate is real: the solver's line wins today's deal (625 points, 10 more per take-back).
+    line = solve(EngineGame.new(dated[0].game_code), max_seconds=30, max_nodes=None).moves
+    game = EngineGame.new(dated[0].game_code)
     for move in line:
         game.play(move)
     take_backs = sum(1 for move in line if move.src >= FOUNDATION)
     assert game.is_won and game.score == 625 + 10 * take_backs
-    assert len(line) == deal.solution_length
+    assert len(line) == dated[0].solution_length
 
 
-def test_a_deal_the_solver_cannot_certify_is_never_used_another_is_drawn(monkeypatch, today):
+def test_a_deal_the_solver_cannot_certify_is_never_used_another_is_drawn(monkeypatch, today, settings):
+    settings.DAILY_SPARE_DEALS = 0
+    settings.DAILY_DAYS_AHEAD = 0
     tried = []
 
-    def certify(number):
-        tried.append(number)
+    def certify(code):
+        tried.append(str(code))
         return 97 if len(tried) == 3 else None
 
     monkeypatch.setattr(daily, "daily_certify", certify)
 
-    tasks.daily_deal_create.apply(kwargs={"day": (today + timedelta(days=1)).isoformat()})
+    daily.daily_deals_prepare(today=today)
 
-    deal = DailyDeal.objects.get(date=today + timedelta(days=1))
-    assert (deal.number, deal.solution_length) == (tried[2], 97)
-    assert len(set(tried)) == 3
-
-
-def test_the_next_days_deal_is_made_ahead_of_time(today):
-    tasks.daily_deal_create.apply(kwargs={"ahead": 1})
-
-    assert DailyDeal.objects.get().date == today + timedelta(days=1)
+    made = DailyDeal.objects.get(date=today)
+    assert (made.code, made.solution_length) == (tried[2], 97)
+    assert len(set(tried)) == 3 and all(code.startswith("YU2-C-") for code in tried)
 
 
-def test_the_beat_schedule_draws_the_deal_at_midnight_and_rebuilds_boards():
+def test_the_beat_schedule_prepares_deals_closes_the_day_and_rebuilds_boards():
     schedule = app.conf.beat_schedule
 
-    assert schedule["daily-deal"]["task"] == "stats.daily_deal_create"
-    midnight = schedule["daily-deal"]["schedule"]
-    assert midnight.hour == {0} and midnight.minute == {0}
+    assert schedule["daily-deals"]["task"] == "games.daily_deals_prepare"
+    assert 0 < float(schedule["daily-deals"]["schedule"]) <= 600
+    close = schedule["daily-close"]
+    assert close["task"] == "games.daily_attempts_close"
+    assert 0 in close["schedule"].hour and 0 in close["schedule"].minute  # at 00:00 UTC, among others
     assert schedule["daily-boards"]["task"] == "stats.daily_boards_rebuild"
     assert 0 < float(schedule["daily-boards"]["schedule"]) <= 600  # seconds: at least every 10 minutes
     app.loader.import_default_modules()  # what a worker does at start: every app's tasks module
     assert set(app.tasks) >= {s["task"] for s in schedule.values()}
+
+
+def test_daily_deals_made_before_version_2_keep_their_codes(today):
+    """The migration wrote each old deal's number as its version-1 code; such a deal still deals."""
+    old = deal(today - timedelta(days=3), code="YU1-C-AAAAAAB")
+
+    assert old.game_code == GameCode.parse("YU1-C-AAAAAAB")
+    assert EngineGame.new(old.game_code).view()["tableau"][0] == ["7H"]
 
 
 # -- real concurrency (PostgreSQL) ---------------------------------------------------------------
@@ -212,20 +264,23 @@ def _at_once(count, target):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_first_requests_create_one_daily_deal(today):
+def test_concurrent_first_requests_give_today_one_spare(today):
+    spares = [deal(None, code=f"YU1-C-AAAAAA{letter}") for letter in "BCD"]
     clients = [factories.token_client(factories.user()) for _ in range(6)]
 
     answers = _at_once(6, lambda i: clients[i].get("/api/v1/daily").json())
 
     assert DailyDeal.objects.filter(date=today).count() == 1
-    assert len({str(answer) for answer in answers}) == 1
+    assert DailyDeal.objects.filter(date__isnull=True).count() == 2
+    assert DailyDeal.objects.get(date=today).pk in {spare.pk for spare in spares}
+    assert len({answer["date"] for answer in answers}) == 1
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_first_attempts_of_one_account_yield_one_ranked_game(today):
     account = factories.user()
-    daily.daily_deal_get_or_create(day=today)
+    deal(today, code="YU1-C-AAAAAAB")
 
     states = _at_once(6, lambda i: factories.token_client(account).post("/api/v1/games", {"daily": True}).json())
 

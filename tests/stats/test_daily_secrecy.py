@@ -8,14 +8,15 @@ from datetime import timedelta
 import pytest
 
 from games.models import DailyDeal
-from tests.stats.helpers import deal, result_for, win, won_ranked_game
+from tests.stats.helpers import deal, result_for, win_as_a_human, won_ranked_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def test_no_answer_names_the_code_of_todays_deal(player, account, guest, today, django_capture_on_commit_callbacks):
     yesterday = today - timedelta(days=1)
-    deal(yesterday, number=1)
+    deal(yesterday, code="YU1-C-AAAAAAB")
+    deal(today, code="YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG")  # the same cards, secret today
     result_for(won_ranked_game(owner=account, day=yesterday, time_ms=1_000))
     answers = []
 
@@ -27,14 +28,14 @@ def test_no_answer_names_the_code_of_todays_deal(player, account, guest, today, 
 
     ranked = player.post("/api/v1/games", {"daily": True})
     practice = player.post("/api/v1/games", {"daily": True})
-    guest_game = guest.post("/api/v1/games", {"daily": True})
-    answers += [ranked, practice, guest_game]
+    guest_game = guest.post("/api/v1/games", {"rule": "classic"})
+    answers += [ranked, practice, guest.post("/api/v1/games", {"daily": True})]
     game_id = ranked.json()["id"]
     answers.append(player.post(f"/api/v1/games/{game_id}/moves", ranked.json()["legal_moves"][0]))
     answers.append(player.post(f"/api/v1/games/{game_id}/undo", {}))
     with django_capture_on_commit_callbacks(execute=True):
         answers.append(player.post(f"/api/v1/games/{practice.json()['id']}/moves", {"from": "t9", "to": "f"}))
-        won = win(player, game_id)
+        won = win_as_a_human(player, game_id)
     for path in (
         "/api/v1/daily",
         f"/api/v1/daily/{today.isoformat()}",
@@ -52,9 +53,10 @@ def test_no_answer_names_the_code_of_todays_deal(player, account, guest, today, 
     get(guest, "/api/v1/games")
     get(guest, f"/api/v1/players/{account.username}/stats")
 
-    secret = DailyDeal.objects.get(date=today).code
+    secret = DailyDeal.objects.get(date=today).game_code
     assert get(player, f"/api/v1/daily/{yesterday.isoformat()}")["code"] == "YU1-C-AAAAAAB"  # the check can see
     texts = [response.content.decode() for response in answers] + [json.dumps(won)]
     assert len(texts) == 21
     for text in texts:
         assert str(secret) not in text and secret.letters not in text, text[:200]
+        assert secret.letters[:12] not in text.upper(), text[:200]

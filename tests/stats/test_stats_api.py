@@ -128,7 +128,7 @@ def test_public_stats_of_a_player_and_not_found_for_an_unknown_one(guest, accoun
     assert_error(guest.get("/api/v1/players/nobody-here/stats"), 404, "not_found")
 
 
-def test_the_new_answers_match_their_documented_shapes(components, player, account, today):
+def test_the_new_answers_match_their_documented_shapes(components, player, account, today, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
     assert_matches(components, "GameState", state)
     yesterday = today - timedelta(days=1)

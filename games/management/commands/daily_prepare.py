@@ -1,0 +1,29 @@
+"""``manage.py daily_prepare``: today's and the next days' daily deals and the spares, now.
+
+What the beat task does every few minutes; ``make run`` calls it before it serves (the embedded
+default has no beat), so a fresh clone shows a daily deal at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games.daily import daily_attempts_close, daily_deals_prepare
+
+
+class Command(BaseCommand):
+    help = "Draw and certify today's and the next days' daily deals (and the spares) if missing."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.stdout.write("Preparing the daily deals (the solver certifies each one) ...")
+        done = daily_deals_prepare()
+        closed = daily_attempts_close()
+        days = ", ".join(day.isoformat() for day in done.assigned) or "none needed"
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Daily deals ready: {days} given a deal; {done.drawn} drawn and certified; "
+                f"{done.spares} spares; {closed} ranked attempts of past days closed."
+            )
+        )
