@@ -1,27 +1,31 @@
 """The daily deal page: an account's ranked attempt and its countdown to 00:00 UTC, a guest's view
 of today's board, the deal still being prepared (503), and long version-2 codes in the game bar.
 
-Where the moment matters (minutes before midnight, the close itself) the server's own answers are
-changed on their way to the page (``answer_edited``): the page must take the time left from
-``closes_in_ms`` as received, never from the browser's clock, so that is all a test needs to set.
+Where the moment matters, the server's clock is moved (``time_machine``: minutes before midnight)
+or its answers are changed on their way to the page (``answer_edited``: hours left, the close
+itself). Either way the browser's clock stays where it is: the page must take the time left from
+``closes_in_ms`` as received, never from its own clock.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from games.daily import utc_today
+from games.engine import Game as EngineGame
 from games.models import Game
 from stats.models import DailyResult
 from tests import factories
+from tests.stats.helpers import play_all_but_the_last
 
 from .conftest import PHONE
-from .support import answer_edited, daily_deal, log_in, open_deal, settle, wait_for_moves
+from .support import answer_edited, daily_deal, log_in, open_deal, settle
 
 pytestmark = pytest.mark.browser
 
@@ -82,31 +86,33 @@ def test_a_ranked_attempt_shows_a_countdown_to_the_close_that_ticks(new_page: An
 def test_less_than_15_minutes_before_the_close_the_player_is_warned_before_the_attempt_starts(
     new_page: Any, screenshot: Any
 ) -> None:
-    daily_deal(utc_today())
-    user = factories.user()
-    page = new_page()
-    log_in(page, user)
-    answer_edited(page, DAILY_AND_GAMES, closing_in(10 * MINUTE))
-    page.goto("/daily")
-    page.locator("#daily-play").click()
+    # The server's clock at 23:50 UTC (the browser's is not moved: the page goes by closes_in_ms).
+    day = utc_today()
+    with time_machine.travel(datetime.combine(day, time(23, 50), tzinfo=UTC), tick=True):
+        daily_deal(day)
+        user = factories.user()
+        page = new_page()
+        log_in(page, user)
+        page.goto("/daily")
+        page.locator("#daily-play").click()
 
-    dialog = page.locator("#warn-dialog")
-    dialog.wait_for(state="visible")
-    assert CLOSE_WARNING in dialog.text_content()
-    assert re.search(r"Noch (10:00|9:5\d) bis 00:00 UTC", page.locator("#warn-left").text_content())
-    screenshot(page, "daily-warning", full_page=False)
-    dialog.locator("[data-close]").click()
-    assert dialog.is_hidden()
-    assert not Game.objects.filter(owner=user).exists()  # cancelled: the attempt is not used up
+        dialog = page.locator("#warn-dialog")
+        dialog.wait_for(state="visible")
+        assert CLOSE_WARNING in dialog.text_content()
+        assert re.search(r"Noch (10:00|9:5\d) bis 00:00 UTC", page.locator("#warn-left").text_content())
+        screenshot(page, "daily-warning", full_page=False)
+        dialog.locator("[data-close]").click()
+        assert dialog.is_hidden()
+        assert not Game.objects.filter(owner=user).exists()  # cancelled: the attempt is not used up
 
-    page.locator("#daily-play").click()
-    page.locator("#warn-go").click()
-    cards_dealt(page)
-    assert Game.objects.get(owner=user).ranked
-    notice = page.locator("#game-notice")
-    assert notice.is_visible() and page.locator("#game-notice-text").text_content() == CLOSE_WARNING
-    assert "urgent" in page.locator("#close-figure").get_attribute("class")
-    assert re.fullmatch(r"10:00|9:5\d", page.locator("#stat-close").text_content())
+        page.locator("#daily-play").click()
+        page.locator("#warn-go").click()
+        cards_dealt(page)
+        assert Game.objects.get(owner=user).ranked
+        notice = page.locator("#game-notice")
+        assert notice.is_visible() and page.locator("#game-notice-text").text_content() == CLOSE_WARNING
+        assert "urgent" in page.locator("#close-figure").get_attribute("class")
+        assert re.fullmatch(r"10:00|9:5\d", page.locator("#stat-close").text_content())
 
 
 def test_at_the_close_the_attempt_says_it_now_counts_as_practice(new_page: Any, screenshot: Any) -> None:
@@ -143,37 +149,43 @@ def test_at_the_close_the_attempt_says_it_now_counts_as_practice(new_page: Any, 
     screenshot(page, "daily-closed", full_page=False)
 
 
-def test_a_held_win_says_it_is_under_review_and_the_day_starts_from_the_servers_attempt(new_page: Any) -> None:
+def ranked_attempt_one_move_from_the_win(user: Any, day: Any, *, pace_ms: int) -> tuple[Game, str]:
+    """``user``'s ranked attempt of ``day``'s deal, played (in its log) up to the last move of a
+    winning line at one move per ``pace_ms``; and the card that the last move puts away."""
+    game = factories.game(owner=user, daily=day, ranked=True)
+    last = play_all_but_the_last(game.pk, pace_ms=pace_ms).to_json()
+    game.refresh_from_db()
+    column = EngineGame.from_state(game.state).view()["tableau"][int(last["from"][1]) - 1]
+    return game, column[-1]
+
+
+def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> None:
     today = utc_today()
-    daily_deal(today)
+    daily_deal(today, players=1)
     user = factories.user()
-    game = factories.game(owner=user, daily=today, ranked=True, engine=factories.one_move_from_winning())
+    game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=100)  # 100 ms a move
     page = new_page()
     log_in(page, user)
-
-    def edit(request: Any, body: dict[str, Any]) -> None:
-        if "played" in body:  # GET daily: where this account stands today
-            body["attempt"] = {"game": str(game.id), "status": "playing", "review": None, "moves": 0, "time_ms": None}
-            body["closes_in_ms"] = 3 * HOUR
-        elif body.get("status") == "won":
-            body["review"] = "held"  # faster than a human: staff will look at it
-
-    answer_edited(page, DAILY_AND_GAMES, edit)
     page.goto("/daily")
     play = page.locator("#daily-play")
     play.wait_for(state="visible")
-    assert play.text_content() == "Weiterspielen"
+    assert play.text_content() == "Weiterspielen"  # GET daily's attempt: in progress
     assert page.locator("#daily-status").text_content() == "Dein gewerteter Versuch läuft."
     play.click()
-    page.wait_for_function("document.getElementById('card-KS') !== null")
+    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
     settle(page)
-    page.locator("#card-KS").click()  # to its foundation: won
+    page.locator(f"#card-{card}").click()  # to its foundation: won
 
-    dialog = page.locator("#win-dialog")
-    dialog.wait_for(state="visible")
+    page.locator("#win-dialog").wait_for(state="visible")
     held = "In Prüfung: Dein Ergebnis erscheint auf der Bestenliste, sobald es vom Team geprüft wurde."
-    assert page.locator("#win-extra").text_content() == held
+    page.wait_for_function(f"document.getElementById('win-extra').textContent === {held!r}")
     assert page.locator("#daily-status").text_content() == held
+    game.refresh_from_db()
+    assert game.review == "held"
+
+    page.goto("/daily")  # later: the page still says so, from GET daily's attempt
+    page.wait_for_function(f"document.getElementById('daily-status').textContent === {held!r}")
+    assert page.locator("#daily-play").text_content() == "Nochmal spielen (Übung)"
 
 
 def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
@@ -186,11 +198,10 @@ def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
         ranked=True,
         engine=factories.one_move_from_winning(),
         status="won",
+        review="verified",
         created_at=finished - timedelta(milliseconds=time_ms),
         finished_at=finished,
     )
-    if any(field.name == "review" for field in Game._meta.get_fields()):
-        Game.objects.filter(pk=game.pk).update(review="verified")
     DailyResult.objects.create(
         day=day, user=user, game=game, time_ms=time_ms, moves=moves, score=625, finished_at=finished
     )
@@ -201,7 +212,7 @@ def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_d
 ) -> None:
     today = utc_today()
     daily_deal(today, players=2)
-    yesterday = daily_deal(today - timedelta(days=1))
+    daily_deal(today - timedelta(days=1), code=YU2)
     winner(today, "alice", time_ms=245_000, moves=120)
     page = new_page()
     page.goto("/daily")
@@ -217,8 +228,7 @@ def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_d
     assert page.get_by_role("button", name="Tagesspiel spielen").count() == 0
     past = page.locator("#daily-past")
     past.wait_for(state="visible")
-    code = str(yesterday.code)
-    assert past.get_attribute("href") == f"/?code={code}"
+    assert past.get_attribute("href") == f"/?code={YU2}"
     screenshot(page, "daily-guest")
 
     # Nor can the API be talked into it: today's deal is for accounts.
@@ -233,9 +243,10 @@ def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_d
     assert refused == [403, "daily_needs_account"]
 
     past.click()  # yesterday's deal, as practice
-    page.wait_for_url(f"**/?code={code}")
+    page.wait_for_url(f"**/?code={YU2}")
     cards_dealt(page)
-    assert code in page.locator("#code-button").get_attribute("aria-label")
+    assert page.locator("#code-text").text_content() == "YU2-C-JIHN…YZUG"
+    assert YU2 in page.locator("#code-button").get_attribute("aria-label")
 
 
 def test_the_log_in_and_sign_up_forms_lead_back_to_the_daily_deal(new_page: Any) -> None:
@@ -250,34 +261,26 @@ def test_the_log_in_and_sign_up_forms_lead_back_to_the_daily_deal(new_page: Any)
 
 
 def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(new_page: Any) -> None:
-    daily_deal(utc_today(), players=1)
     page = new_page(locale="en-US")
     log_in(page, factories.user())
-    not_ready = {"error": "daily_not_ready", "detail": "Today's deal is being prepared."}
-    asked: list[str] = []
+    preparing = "Today's deal is being prepared. The page tries again by itself in a moment."
+    page.goto(f"/leaderboards?date={utc_today()}")  # no deal yet: 503 daily_not_ready
+    page.wait_for_function(f"document.getElementById('lb-message').textContent === {preparing!r}")
 
-    def once_not_ready(route: Any) -> None:
-        asked.append(route.request.method)
-        if len(asked) == 1:
-            route.fulfill(status=503, headers={"Retry-After": "1"}, json=not_ready)
-        else:
-            route.continue_()
-
-    page.route(re.compile(r"/api/v1/daily$"), once_not_ready)
     page.goto("/daily")
     status = page.locator("#daily-status")
     status.wait_for(state="visible")
-    preparing = "Today's deal is being prepared. The page tries again by itself in a moment."
     assert status.text_content() == preparing
     assert page.locator("#daily-play").is_hidden()
 
+    daily_deal(utc_today(), players=1)  # ready now
     play = page.locator("#daily-play")
-    play.wait_for(state="visible", timeout=5000)  # asked again after Retry-After: 1
-    assert asked == ["GET", "GET"]
+    play.wait_for(state="visible", timeout=10_000)  # asked again after Retry-After (5 s)
     assert status.is_hidden()
     assert page.locator("#daily-played").text_content() == "1 player today"
 
     # The same when starting the attempt: said plainly, then the page asks again.
+    not_ready = {"error": "daily_not_ready", "detail": "Today's deal is being prepared."}
     starts: list[str] = []
 
     def start_not_ready(route: Any) -> None:
@@ -299,9 +302,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
 def test_a_version_2_code_fits_the_game_bar_of_a_phone_and_is_copied_whole(new_page: Any, screenshot: Any) -> None:
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    # A past daily deal's code: the same deal as YU1-C-AAAAAAB, named by version 2.
-    answer_edited(page, DAILY_AND_GAMES, lambda request, body: body.update(code=YU2) if "tableau" in body else None)
-    open_deal(page, "YU1-C-AAAAAAB")
+    open_deal(page, YU2)  # e.g. a past daily deal's code
 
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("#code-text").text_content() == "YU2-C-JIHN…YZUG"
@@ -325,28 +326,21 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     today = utc_today()
     daily_deal(today, players=1)  # the attempt below, made directly, started the count
     user = factories.user()
-    game = factories.game(owner=user, daily=today, ranked=True, engine=factories.one_move_from_winning())
+    game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=1000)  # a human's pace
     page = new_page()
     log_in(page, user)
-
-    def edit(request: Any, body: dict[str, Any]) -> None:
-        if "played" in body and "attempt" not in body:  # a server that does not tell it yet
-            game.refresh_from_db()
-            review = "verified" if game.status == "won" else None
-            body["attempt"] = {"game": str(game.id), "status": game.status, "review": review, "moves": game.moves}
-
-    answer_edited(page, DAILY_AND_GAMES, edit)
     page.goto("/daily")
     page.locator("#daily-play").click()
-    page.wait_for_function("document.getElementById('card-KS') !== null")
+    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
     settle(page)
-    page.locator("#card-KS").click()
-    wait_for_moves(page, 1)
+    page.locator(f"#card-{card}").click()
+    page.locator("#win-dialog").wait_for(state="visible")
     page.wait_for_function("document.getElementById('win-extra').textContent.startsWith('Dein Rang')", timeout=12_000)
     assert page.locator("#win-extra").text_content() == "Dein Rang: 1 von 1"
 
     page.goto("/daily")  # later that day: the rank, and practice
     page.wait_for_function("document.getElementById('daily-status').textContent === 'Dein Rang: 1 von 1'")
+    assert page.locator("#daily-top-body tr.mine th").text_content() == user.username
     play = page.locator("#daily-play")
     assert play.text_content() == "Nochmal spielen (Übung)"
     assert page.locator("#daily-note").text_content() == (
