@@ -201,8 +201,8 @@ class Seeder:
     def deals(self) -> None:
         from games.models import DailyDeal
 
-        DailyDeal.objects.create(date=self.day, number=123_456_789)
-        DailyDeal.objects.create(date=self.today, number=987_654_321)
+        DailyDeal.objects.create(date=self.day, code="YU1-C-KLMNOPQ")
+        DailyDeal.objects.create(date=self.today, code="YU1-C-BCDEFGH")
 
     def grow(self, *, total_games: int, ranked: int, task_games: int, batch: int) -> list[str]:
         """Add ranked attempts up to ``ranked``, other games up to ``total_games``, and fresh task games."""
@@ -211,9 +211,9 @@ class Seeder:
         self.execute(
             """
             INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
-                                    score, moves, created_at, finished_at, time_ms, version)
+                                    score, moves, created_at, finished_at, time_ms, version, review, review_reason)
             SELECT gen_random_uuid(), %s + g - 1, '', 'YU1-C-AAAAAAB', 'classic', %s::date, true, 'won', '{}',
-                   625, 100 + (g * 7919) %% 300, f - make_interval(secs => t / 1000.0), f, t, 1
+                   625, 100 + (g * 7919) %% 300, f - make_interval(secs => t / 1000.0), f, t, 1, 'verified', ''
             FROM generate_series(%s::bigint, %s::bigint) g,
                  LATERAL (SELECT 60000 + (g * 104729) %% 900000 AS t,
                                  %s::timestamptz + make_interval(secs => g * 0.5) AS f) v
@@ -237,12 +237,12 @@ class Seeder:
         self.execute(
             """
             INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
-                                    score, moves, created_at, finished_at, time_ms, version)
+                                    score, moves, created_at, finished_at, time_ms, version, review, review_reason)
             SELECT gen_random_uuid(), %s + (g * 7) %% %s, '', 'YU1-C-AAAAAAB',
                    CASE WHEN g %% 4 = 0 THEN 'relaxed' ELSE 'classic' END, NULL, false,
                    CASE WHEN g %% 3 = 0 THEN 'won' ELSE 'playing' END, '{}', 625, 150 + g %% 200,
                    %s::timestamptz - make_interval(secs => g), CASE WHEN g %% 3 = 0 THEN %s::timestamptz END,
-                   CASE WHEN g %% 3 = 0 THEN 90000 + g %% 500000 END, 1
+                   CASE WHEN g %% 3 = 0 THEN 90000 + g %% 500000 END, 1, '', ''
             FROM generate_series(%s::bigint, %s::bigint) g
             """,
             [self.first_user, PLAYERS, start, start, self.games + 1, self.games + others],
@@ -263,9 +263,9 @@ class Seeder:
         self.execute(
             """
             INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
-                                    score, moves, created_at, finished_at, time_ms, version)
+                                    score, moves, created_at, finished_at, time_ms, version, review, review_reason)
             SELECT gen_random_uuid(), %s + g, '', 'YU1-C-AAAAAAB', 'classic', %s::date, true, 'won', '{}',
-                   625, 120 + g, now() - interval '5 minutes', now(), 300000, 1
+                   625, 120 + g, now() - interval '5 minutes', now(), 300000, 1, 'verified', ''
             FROM generate_series(0, %s) g
             """,
             [first, self.today.isoformat(), task_games - 1],

@@ -25,7 +25,7 @@ from games.models import Game
 from stats import tasks
 from stats.models import DailyResult, PersonalBest
 from tests import factories
-from tests.stats.helpers import deal, win, won_ranked_game
+from tests.stats.helpers import deal, win_as_a_human, winning_line, won_ranked_game
 from tests.stats.worker_hooks import attempts_key, paused_key
 from yukon_site.celery import app
 
@@ -122,20 +122,25 @@ def own_workers(tmp_path: Path) -> Iterator[Workers]:
     print(workers.tail())  # shown when the test failed
 
 
-def test_winning_a_game_ends_with_the_personal_best_and_the_board_updated_by_the_worker(ci_worker, today):
+def test_winning_a_game_ends_with_the_personal_best_and_the_board_updated_by_the_worker(
+    ci_worker, today, todays_deal
+):
     account = factories.user()
     client = factories.token_client(account)
     state = client.post("/api/v1/games", {"daily": True}).json()
 
-    win(client, state["id"])  # the request commits; its on_commit sends the tasks to Redis
+    win_as_a_human(client, state["id"])  # the request commits; its on_commit sends the tasks to Redis
 
     game = Game.objects.get(pk=state["id"])
+    moves = len(winning_line(todays_deal.code))
     best = poll(lambda: PersonalBest.objects.filter(user=account, rule="classic").first())
-    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, 1, 10)
+    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, moves, game.score)
     result = poll(lambda: DailyResult.objects.filter(day=today, user=account).first())
-    assert (result.game_id, result.time_ms, result.moves, result.score) == (game.pk, game.time_ms, 1, 10)
+    assert (result.game_id, result.time_ms, result.moves, result.score) == (game.pk, game.time_ms, moves, game.score)
+    assert Game.objects.get(pk=game.pk).review == "verified"  # replayed by the worker before it counted
     board = client.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
-    assert board["me"] == {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": 1, "score": 10}
+    me = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": moves, "score": game.score}
+    assert board["me"] == me
 
 
 def test_the_same_tasks_delivered_twice_change_nothing(ci_worker, today):
