@@ -21,6 +21,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.",
     ),
     "not_found": ("Nicht gefunden.", "Not found."),
+    "bad_status": (
+        "Unbekannter Status {text}: erlaubt sind {allowed}.",
+        "Unknown status {text}: allowed are {allowed}.",
+    ),
     "bad_date": (
         "Ungültiges Datum {text}: erwartet wird JJJJ-MM-TT, z. B. 2026-01-31.",
         "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.",

@@ -23,6 +23,7 @@ from common.throttles import throttles
 from games.engine import BadCode, BadMove, GameCode, Move, Rule
 
 from . import selectors, services
+from .models import StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
 from .serializers import (
@@ -98,11 +99,32 @@ class GameListCreateApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="games_list",
         summary="Your games, newest first",
+        description="Unfinished and finished games of the account (or of the guest's session), newest "
+        "first. `?status=playing` gives only the unfinished ones: the first is the game to resume.",
+        parameters=[
+            OpenApiParameter(
+                name="status",
+                type=str,
+                enum=list(StatusChoices.values),
+                required=False,
+                description="Only games of this status: `playing` (unfinished) or `won`. "
+                "Anything else is 400 `bad_request`.",
+            )
+        ],
         responses={200: GameSummarySerializer(many=True), **_errors(400, 404)},
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        page = self.paginate_queryset(selectors.game_list(player=player_of(request)))
+        status_filter = request.query_params.get("status")
+        if status_filter is not None and status_filter not in StatusChoices.values:
+            allowed = ", ".join(StatusChoices.values)
+            raise ApplicationError(
+                "bad_request",
+                400,
+                detail=lambda lang: message("bad_status", lang, text=repr(status_filter), allowed=allowed),
+            )
+        games = selectors.game_list(player=player_of(request), status=status_filter)
+        page = self.paginate_queryset(games)
         return self.get_paginated_response([game_summary(game=game, now=now) for game in page or []])
 
     @extend_schema(

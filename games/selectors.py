@@ -20,9 +20,13 @@ def game_get(*, game_id: UUID, player: Player) -> Game:
         raise ApplicationError("not_found", 404) from None
 
 
-def game_list(*, player: Player) -> QuerySet[Game]:
-    """The player's games, newest first, without the (large, secret) engine state."""
-    return Game.objects.filter(player.owns()).defer("state").order_by("-created_at", "-pk")
+def game_list(*, player: Player, status: str | None = None) -> QuerySet[Game]:
+    """The player's games, newest first, without the (large, secret) engine state; only those of
+    ``status`` (``playing``: unfinished, ``won``) when it is given."""
+    games = Game.objects.filter(player.owns())
+    if status is not None:
+        games = games.filter(status=status)
+    return games.defer("state").order_by("-created_at", "-pk")
 
 
 def counted_ranked_wins() -> QuerySet[Game]:

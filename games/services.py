@@ -70,6 +70,10 @@ def game_start(
     gets ``daily_needs_account`` (403). An account's first game of a daily deal is its ranked
     attempt; later ones are practice. Two first attempts at the same moment: the partial unique
     constraint lets one be ranked.
+
+    Dealt games nobody touched do not pile up: the player's unfinished games without a move are
+    deleted as the new one is dealt (never a daily game, never one with a move; SPEC section 6:
+    such a game counts nothing).
     """
     if player.user is None and not player.session_key:
         raise ValueError("a guest game needs a session key")
@@ -93,6 +97,7 @@ def game_start(
         "created_at": now,
     }
     with transaction.atomic():
+        games_untouched_delete(player=player)
         if day is not None and player.user is not None and not _has_played_daily(user=player.user, day=day):
             try:
                 with transaction.atomic():
@@ -103,6 +108,13 @@ def game_start(
                 DailyDeal.objects.filter(date=day).update(players=F("players") + 1)
                 return game
         return Game.objects.create(**fields)
+
+
+def games_untouched_delete(*, player: Player) -> int:
+    """Delete the player's dealt games that have no move yet, except daily games; returns how many."""
+    untouched = Game.objects.filter(player.owns(), moves=0, status=StatusChoices.PLAYING, daily__isnull=True)
+    _, deleted = untouched.delete()
+    return deleted.get(Game._meta.label, 0)
 
 
 def game_play(

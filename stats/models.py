@@ -14,20 +14,25 @@ from games.models import Game, RuleChoices
 
 
 class PersonalBest(models.Model):
-    """An account's bests of won games under one rule; each figure may come from another game."""
+    """An account's bests of won games under one rule; each figure may come from another game.
+
+    ``clean_wins`` counts the won games with 625 points (no take-back: each take-back and return
+    earns 10 again, so the score is no best; SPEC section 6). It is recounted from the games, never
+    incremented, so a task that runs twice counts nothing twice.
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_bests")
     rule = models.CharField(max_length=8, choices=RuleChoices.choices)
     best_time_ms = models.PositiveBigIntegerField()
     fewest_moves = models.PositiveIntegerField()
-    best_score = models.PositiveIntegerField()
+    clean_wins = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "rule"], name="personalbest_user_rule_unique")]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.rule}: {self.best_time_ms} ms, {self.fewest_moves} moves, {self.best_score}"
+        return f"{self.user_id} {self.rule}: {self.best_time_ms} ms, {self.fewest_moves} moves, {self.clean_wins} clean"
 
 
 class DailyResult(models.Model):

@@ -27,6 +27,9 @@ from .models import DailyResult, PersonalBest
 
 BOARD_SIZE = 100
 HISTORY_SIZE = 100
+#: A game counts as played from its first accepted move (SPEC section 6): a dealt game nobody
+#: touched counts nothing.
+PLAYED = Q(moves__gt=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +138,8 @@ def user_by_username(*, username: str) -> Any:
 
 def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTORY_SIZE) -> dict[str, Any]:
     """Everything the statistics page shows of an account: totals and bests (overall and per rule),
-    daily deals (streaks, best rank) and the last ``history`` games, oldest first.
+    daily deals (streaks, best rank) and the last ``history`` games played, oldest first. Only
+    games with a move count as played.
 
     Nothing here names a deal: no game codes, so today's daily deal stays secret.
     """
@@ -147,7 +151,7 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
         Game.objects.filter(owner=user)
         .values("rule")
         .annotate(
-            played=Count("pk"),
+            played=Count("pk", filter=PLAYED),
             won=Count("pk", filter=won),
             time_ms=Sum("time_ms", filter=won),
             moves=Sum("moves", filter=won),
@@ -163,10 +167,10 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
         figures.sum_score = row["score"] or 0
     for best in PersonalBest.objects.filter(user=user):
         figures = rules[best.rule]
-        figures.best_time_ms, figures.fewest_moves, figures.best_score = (
+        figures.best_time_ms, figures.fewest_moves, figures.clean_wins = (
             best.best_time_ms,
             best.fewest_moves,
-            best.best_score,
+            best.clean_wins,
         )
     overall = _RuleFigures.combine(list(rules.values()))
     return {
@@ -187,7 +191,7 @@ class _RuleFigures:
     sum_score: int = 0
     best_time_ms: int | None = None
     fewest_moves: int | None = None
-    best_score: int | None = None
+    clean_wins: int = 0
 
     @classmethod
     def combine(cls, parts: list[_RuleFigures]) -> _RuleFigures:
@@ -203,7 +207,7 @@ class _RuleFigures:
             sum_score=sum(p.sum_score for p in parts),
             best_time_ms=pick([p.best_time_ms for p in parts], min),
             fewest_moves=pick([p.fewest_moves for p in parts], min),
-            best_score=pick([p.best_score for p in parts], max),
+            clean_wins=sum(p.clean_wins for p in parts),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -216,7 +220,7 @@ class _RuleFigures:
             "win_rate": round(self.won / self.played, 4) if self.played else 0.0,
             "best_time_ms": self.best_time_ms,
             "fewest_moves": self.fewest_moves,
-            "best_score": self.best_score,
+            "clean_wins": self.clean_wins,
             "average_time_ms": average(self.sum_time),
             "average_moves": average(self.sum_moves),
             "average_score": average(self.sum_score),
@@ -224,7 +228,7 @@ class _RuleFigures:
 
 
 def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
-    daily_games = Game.objects.filter(owner=user, daily__isnull=False)
+    daily_games = Game.objects.filter(PLAYED, owner=user, daily__isnull=False)
     played_days = daily_games.values("daily").distinct().count()
     results = list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
     # Streaks count ranked daily wins only, those on their boards (a guest's win claimed at
@@ -262,7 +266,7 @@ def _streaks(days: list[date], *, today: date) -> tuple[int, int]:
 
 def _history(*, user: Any, size: int) -> list[dict[str, Any]]:
     rows = (
-        Game.objects.filter(owner=user)
+        Game.objects.filter(PLAYED, owner=user)
         .order_by("-created_at", "-pk")
         .values("created_at", "finished_at", "rule", "daily", "ranked", "status", "time_ms", "moves", "score")[:size]
     )

@@ -67,12 +67,19 @@ class DailyBoardSerializer(serializers.Serializer):
 
 
 class RuleStatsSerializer(serializers.Serializer):
-    played = serializers.IntegerField(min_value=0, help_text="Games started.")
+    played = serializers.IntegerField(
+        min_value=0,
+        help_text="Games played: with at least one accepted move (a dealt game nobody touched counts nothing).",
+    )
     won = serializers.IntegerField(min_value=0)
     win_rate = serializers.FloatField(min_value=0, max_value=1, help_text="won / played, 0..1.")
     best_time_ms = serializers.IntegerField(allow_null=True, help_text="Personal best: the fastest win.")
     fewest_moves = serializers.IntegerField(allow_null=True, help_text="Personal best: the win in fewest moves.")
-    best_score = serializers.IntegerField(allow_null=True, help_text="Personal best: the highest score of a win.")
+    clean_wins = serializers.IntegerField(
+        min_value=0,
+        help_text="Personal best: games won with 625 points (no take-back). The score is no best: each "
+        "take-back and return earns 10 again.",
+    )
     average_time_ms = serializers.FloatField(allow_null=True, help_text="Average over won games.")
     average_moves = serializers.FloatField(allow_null=True, help_text="Average over won games.")
     average_score = serializers.FloatField(allow_null=True, help_text="Average over won games.")
@@ -114,4 +121,6 @@ class PlayerStatsSerializer(serializers.Serializer):
     overall = RuleStatsSerializer(help_text="All rules together.")
     rules = RulesStatsSerializer()
     daily = DailyStatsSerializer()
-    history = HistoryEntrySerializer(many=True, help_text="The last 100 games started, oldest first (for a chart).")
+    history = HistoryEntrySerializer(
+        many=True, help_text="The last 100 games played (with a move), oldest first (for a chart)."
+    )

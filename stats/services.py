@@ -12,8 +12,8 @@ from datetime import date, datetime
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import PositiveBigIntegerField, PositiveIntegerField, Q, Value
-from django.db.models.functions import Greatest, Least
+from django.db.models import Count, PositiveBigIntegerField, PositiveIntegerField, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
 from games.daily import utc_today
@@ -23,32 +23,37 @@ from games.selectors import counted_ranked_wins
 
 from .models import DailyResult, PersonalBest
 
+#: The score of a game won without take-backs (SPEC section 2): 52 cards × 10 + 21 flips × 5.
+CLEAN_WIN_SCORE = 625
+
 
 def personal_best_record(*, game_id: UUID | str) -> None:
-    """Fold a won game of an account into its bests of that rule (best time, fewest moves, top score)."""
+    """Fold a won game of an account into its bests of that rule: best time and fewest moves
+    (``LEAST``), and the count of clean wins (625 points), recounted from the account's games of
+    that rule, so that a second run counts nothing twice."""
     game = (
         Game.objects.filter(pk=game_id, status=StatusChoices.WON, owner__isnull=False, time_ms__isnull=False)
-        .values("owner_id", "rule", "time_ms", "moves", "score")
+        .values("owner_id", "rule", "time_ms", "moves")
         .first()
     )
     if game is None:  # not won, a guest's, or gone: nothing to record
         return
     user_id, rule = game["owner_id"], game["rule"]
-    time_ms, moves, score = game["time_ms"], game["moves"], game["score"]
+    time_ms, moves = game["time_ms"], game["moves"]
     now = timezone.now()
+    clean = Game.objects.filter(owner_id=user_id, rule=rule, status=StatusChoices.WON, score=CLEAN_WIN_SCORE)
     with transaction.atomic():
         # INSERT ... ON CONFLICT DO NOTHING: the first won game of the rule is the best so far.
-        first = PersonalBest(
-            user_id=user_id, rule=rule, best_time_ms=time_ms, fewest_moves=moves, best_score=score, updated_at=now
-        )
+        first = PersonalBest(user_id=user_id, rule=rule, best_time_ms=time_ms, fewest_moves=moves, updated_at=now)
         PersonalBest.objects.bulk_create([first], ignore_conflicts=True)
-        # One conditional UPDATE with LEAST/GREATEST: a game that improves nothing changes nothing.
+        # One conditional UPDATE with LEAST and a recount: a game that changes nothing writes nothing.
+        clean_wins = Subquery(clean.order_by().values("owner_id").annotate(n=Count("pk")).values("n")[:1])
         PersonalBest.objects.filter(user_id=user_id, rule=rule).filter(
-            Q(best_time_ms__gt=time_ms) | Q(fewest_moves__gt=moves) | Q(best_score__lt=score)
+            Q(best_time_ms__gt=time_ms) | Q(fewest_moves__gt=moves) | ~Q(clean_wins=Coalesce(clean_wins, 0))
         ).update(
             best_time_ms=Least("best_time_ms", Value(time_ms), output_field=PositiveBigIntegerField()),
             fewest_moves=Least("fewest_moves", Value(moves), output_field=PositiveIntegerField()),
-            best_score=Greatest("best_score", Value(score), output_field=PositiveIntegerField()),
+            clean_wins=Coalesce(clean_wins, 0),
             updated_at=now,
         )
 

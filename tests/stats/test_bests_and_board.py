@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 def _bests(user):
     return {
-        pb.rule: (pb.best_time_ms, pb.fewest_moves, pb.best_score, pb.updated_at)
+        pb.rule: (pb.best_time_ms, pb.fewest_moves, pb.clean_wins, pb.updated_at)
         for pb in PersonalBest.objects.filter(user=user)
     }
 
@@ -36,7 +36,7 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"
     moves = len(winning_line(todays_deal.code))
     best = PersonalBest.objects.get(user=account, rule="classic")
-    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (game.time_ms, moves, game.score)
+    assert (best.best_time_ms, best.fewest_moves, best.clean_wins) == (game.time_ms, moves, int(game.score == 625))
     board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
     line = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": moves, "score": game.score}
     assert board == {"date": today.isoformat(), "players": 1, "entries": [line], "me": line}
@@ -94,7 +94,23 @@ def test_each_best_keeps_the_best_figure_of_any_won_game(account):
         tasks.personal_best_update.delay(str(game.pk))
 
     best = PersonalBest.objects.get(user=account, rule="classic")
-    assert (best.best_time_ms, best.fewest_moves, best.best_score) == (30_000, 120, 625)
+    assert (best.best_time_ms, best.fewest_moves, best.clean_wins) == (30_000, 120, 1)
+
+
+def test_clean_wins_count_the_games_won_with_625_points_and_the_score_is_no_best(account):
+    # Five take-back-and-return cycles raise a win to 675: no best, and not clean.
+    scores = [625, 675, 625, 615]
+    for score in scores:
+        won = factories.game(owner=account, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+        Game.objects.filter(pk=won.pk).update(time_ms=60_000, moves=200, score=score)
+        tasks.personal_best_update.delay(str(won.pk))
+        tasks.personal_best_update.delay(str(won.pk))  # delivered twice: counted once
+
+    best = PersonalBest.objects.get(user=account, rule="classic")
+    assert best.clean_wins == 2
+    assert not hasattr(best, "best_score")
+    services.personal_best_record(game_id=won.pk)
+    assert PersonalBest.objects.get(user=account, rule="classic").clean_wins == 2
 
 
 def test_running_the_tasks_twice_changes_nothing(account, today):
@@ -220,7 +236,7 @@ def test_a_win_whose_task_was_lost_reaches_the_bests_through_the_repair_task(pla
     tasks.personal_bests_repair.delay()  # and again: nothing changes
 
     best = PersonalBest.objects.get(user=account, rule="relaxed")
-    assert (best.fewest_moves, best.best_score) == (1, 10)
+    assert (best.fewest_moves, best.clean_wins) == (1, 0)
     old = Game.objects.filter(pk=state["id"])
     old.update(finished_at=old.get().finished_at - timedelta(hours=2))
     PersonalBest.objects.all().delete()

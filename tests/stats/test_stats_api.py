@@ -45,7 +45,8 @@ def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, ac
     _won(account, time_ms=100_000, moves=200, score=625)
     _won(account, time_ms=50_000, moves=300, score=600)
     _won(account, rule_code="YU1-R-AAAAAAB", time_ms=40_000, moves=250, score=625)
-    factories.game(owner=account)  # started, not won
+    factories.game(owner=account, moves=12)  # played, not won
+    factories.game(owner=account)  # dealt, never touched: not played
     factories.game(owner=factories.user())  # someone else's
 
     body = player.get("/api/v1/me/stats").json()
@@ -57,7 +58,7 @@ def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, ac
         "win_rate": 0.6667,
         "best_time_ms": 50_000,
         "fewest_moves": 200,
-        "best_score": 625,
+        "clean_wins": 1,
         "average_time_ms": 75_000.0,
         "average_moves": 250.0,
         "average_score": 612.5,
@@ -65,7 +66,7 @@ def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, ac
     assert body["rules"]["relaxed"]["played"] == 1 and body["rules"]["relaxed"]["best_time_ms"] == 40_000
     overall = body["overall"]
     assert (overall["played"], overall["won"], overall["win_rate"]) == (4, 3, 0.75)
-    assert (overall["best_time_ms"], overall["fewest_moves"], overall["best_score"]) == (40_000, 200, 625)
+    assert (overall["best_time_ms"], overall["fewest_moves"], overall["clean_wins"]) == (40_000, 200, 2)
     assert overall["average_time_ms"] == pytest.approx(63_333.3)
     assert len(body["history"]) == 4 and [h["won"] for h in body["history"]] == [True, True, True, False]
 
@@ -79,7 +80,8 @@ def test_bests_come_from_the_personal_best_rows_not_from_the_games(player, accou
 
 def test_the_history_is_the_last_100_games_oldest_first(player, account):
     for _ in range(103):
-        factories.game(owner=account)
+        factories.game(owner=account, moves=3)
+    factories.game(owner=account)  # the newest, never touched: not in the history
 
     history = player.get("/api/v1/me/stats").json()["history"]
 
@@ -95,12 +97,13 @@ def test_daily_streaks_count_consecutive_days_won_up_to_today_or_yesterday(accou
         day = today - timedelta(days=days_ago)
         deal(day)
         won_ranked_game(owner=account, day=day, time_ms=10_000)
-    factories.game(owner=account, daily=today - timedelta(days=5), ranked=True)  # played, not won
+    factories.game(owner=account, daily=today - timedelta(days=5), ranked=True, moves=4)  # played, not won
+    factories.game(owner=account, daily=today - timedelta(days=4), ranked=True)  # dealt, never touched
 
     daily = selectors.player_stats(user=account)["daily"]
 
     assert (daily["current_streak"], daily["longest_streak"]) == (3, 3)
-    assert (daily["played"], daily["won"], daily["ranked"]) == (6, 5, 6)
+    assert (daily["played"], daily["won"], daily["ranked"]) == (6, 5, 7)
     stale = selectors.player_stats(user=account, now=timezone.now() + timedelta(days=3))["daily"]
     assert stale["current_streak"] == 0 and stale["longest_streak"] == 3
 
