@@ -7,6 +7,7 @@ urlpatterns = [
     path("daily", views.daily, name="daily"),
     path("leaderboards", views.leaderboards, name="leaderboards"),
     path("stats", views.stats, name="stats"),
+    path("games", views.my_games, name="games"),
     path("login", views.login, name="login"),
     path("signup", views.signup, name="signup"),
 ]

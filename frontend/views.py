@@ -26,6 +26,7 @@ MODULES = {
     "leaderboards.js": ["i18n", "api", "nav"],
     "stats.js": ["i18n", "api", "nav"],
     "auth.js": ["i18n", "api", "nav"],
+    "games.js": ["i18n", "api", "nav"],
 }
 
 
@@ -77,3 +78,9 @@ def login(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
     return _page(request, "auth.html", "signup", "auth.js", mode="signup")
+
+
+@require_safe
+@ensure_csrf_cookie
+def my_games(request: HttpRequest) -> HttpResponse:
+    return _page(request, "games.html", "games", "games.js")

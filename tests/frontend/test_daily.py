@@ -183,8 +183,9 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     game.refresh_from_db()
     assert game.review == "held"
 
-    page.goto("/daily")  # later: the page still says so, from GET daily's attempt
-    page.wait_for_function(f"document.getElementById('daily-status').textContent === {held!r}")
+    page.goto("/daily")  # later: the page still says so, from GET daily's attempt, with time and moves
+    page.wait_for_function(f"document.getElementById('daily-status').textContent.startsWith({held!r})")
+    assert page.locator("#daily-status").text_content().endswith(f"mit {game.moves} Zügen.")
     assert page.locator("#daily-play").text_content() == "Nochmal spielen (Übung)"
 
 
@@ -338,8 +339,12 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     page.wait_for_function("document.getElementById('win-extra').textContent.startsWith('Dein Rang')", timeout=12_000)
     assert page.locator("#win-extra").text_content() == "Dein Rang: 1 von 1"
 
-    page.goto("/daily")  # later that day: the rank, and practice
-    page.wait_for_function("document.getElementById('daily-status').textContent === 'Dein Rang: 1 von 1'")
+    page.goto("/daily")  # later that day: the rank, the time and the moves, and practice
+    page.wait_for_function("document.getElementById('daily-status').textContent.startsWith('Dein Rang: 1 von 1 ')")
+    won = Game.objects.get(pk=game.pk)
+    assert page.locator("#daily-status").text_content() == (
+        f"Dein Rang: 1 von 1 Gewonnen in {won.time_ms // 60000}:{won.time_ms // 1000 % 60:02d} mit {won.moves} Zügen."
+    )
     assert page.locator("#daily-top-body tr.mine th").text_content() == user.username
     play = page.locator("#daily-play")
     assert play.text_content() == "Nochmal spielen (Übung)"

@@ -64,7 +64,13 @@ export const games = {
   hint: (id) => request("GET", `games/${encodeURIComponent(id)}/hint`),
   winnable: (id) => request("GET", `games/${encodeURIComponent(id)}/winnable`),
   undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
-  list: (page = 1) => request("GET", `games?page=${page}`),
+  /** One page of the player's games, newest first; `status: "playing"` for the unfinished ones. */
+  list: (page = 1, { status = null, size = null } = {}) => {
+    const query = new URLSearchParams({ page: String(page) });
+    if (status) query.set("status", status);
+    if (size) query.set("page_size", String(size));
+    return request("GET", `games?${query}`);
+  },
 };
 
 export const auth = {

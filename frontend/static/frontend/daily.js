@@ -28,15 +28,13 @@ let playing = false; // a game is on the table
 
 const table = new GameTable({ settings, onWin: (state) => won(state) });
 bindSettings(settings);
-bindNewGameDialog((state) => {
-  // A new random game belongs on the play page, which resumes the game named here.
-  try {
-    localStorage.setItem("yukon.game", state.id);
-  } catch (err) {
-    /* the play page then deals another */
-  }
-  location.href = "/";
-});
+bindNewGameDialog(
+  (state) => {
+    // A new random game belongs on the play page, which opens the game named in its address.
+    location.href = `/?game=${encodeURIComponent(state.id)}`;
+  },
+  { current: () => table.state },
+);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const notReady = (err) => err.status === 503 && err.code === "daily_not_ready";
@@ -191,8 +189,11 @@ async function standing(attempt) {
     setStatus(t("daily.attempt.closed"));
     offer(t("daily.playon"), () => open(attempt.game));
   } else {
-    setStatus(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending"));
-    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then(setStatus);
+    // Won: the rank (or why it does not count), the time and the moves.
+    const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("moves", attempt.moves) }) : "";
+    const withFigures = (text) => (figures ? `${text} ${figures}` : text);
+    setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
+    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then((text) => setStatus(withFigures(text)));
     await offerPractice(attempt.game);
   }
 }
@@ -258,6 +259,7 @@ async function open(id) {
 
 function reveal(state) {
   playing = true;
+  $("main").classList.add("playing"); // on a phone the board comes first
   $("daily-intro").classList.add("compact");
   $("game-area").hidden = false;
   setStatus(state.daily && !state.ranked ? t("daily.practice") : "");

@@ -1,5 +1,5 @@
 // The play page's dialogs: new game, settings, and the win screen.
-import { t, formatTime } from "./i18n.js";
+import { t, tn, formatTime } from "./i18n.js";
 import { games } from "./api.js";
 import { bindSettingsDialog } from "./settings.js";
 
@@ -9,14 +9,49 @@ function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
 }
 
-/** The new game dialog: Klassisch (default) or Gelockert, or a game code. */
-export function bindNewGameDialog(onStarted) {
+// The rule letter of a game code (SPEC 4: YU1-C-…, YU2-R-…): the code decides the rule.
+const CODE_RULE = /^\s*yu[12]\s*-\s*([cr])\b/i;
+const CODE_SHAPE = /^\s*yu[12]\s*-/i;
+
+/** Asks before a game in progress is left: it stays resumable in My games. */
+function confirmLeave(state) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = t("confirm.text", { moves: tn("moves", state.moves) });
+  dialog.returnValue = "";
+  $("confirm-go").onclick = () => dialog.close("go");
+  dialog.querySelector("[data-close]").onclick = () => dialog.close("");
+  openDialog(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "go"), { once: true });
+  });
+}
+
+/** The new game dialog: Klassisch (default) or Gelockert, or a game code (which decides the
+ *  rule: the dialog says so and shows that rule before starting). `current()` is the game on the
+ *  table: one in progress is left only after a confirmation. */
+export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   const dialog = $("new-dialog");
   const form = dialog.querySelector("form");
   const error = $("new-error");
-  $("new-button").addEventListener("click", () => {
+  const codeRule = $("new-code-rule");
+  const radios = [...form.elements.rule];
+  const showCodeRule = () => {
+    const code = form.elements.code.value;
+    const match = code.match(CODE_RULE);
+    const rule = match ? (match[1].toLowerCase() === "r" ? "relaxed" : "classic") : null;
+    if (rule) form.elements.rule.value = rule;
+    for (const radio of radios) radio.disabled = Boolean(code.trim());
+    if (rule) codeRule.textContent = t("new.code.rule", { rule: t(`rule.${rule}`) });
+    else codeRule.textContent = code.trim() && !CODE_SHAPE.test(code) && code.trim().length >= 6 ? t("new.code.invalid") : "";
+    codeRule.hidden = !codeRule.textContent;
+  };
+  form.elements.code.addEventListener("input", showCodeRule);
+  $("new-button").addEventListener("click", async () => {
+    const state = current();
+    if (state && state.status === "playing" && state.moves > 0 && !(await confirmLeave(state))) return;
     error.hidden = true;
     form.reset();
+    showCodeRule();
     openDialog(dialog);
   });
   dialog.querySelector("[data-close]").addEventListener("click", () => dialog.close());

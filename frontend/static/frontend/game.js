@@ -26,10 +26,11 @@ export function closingIn(state, receivedAt, now = performance.now()) {
 const sameMove = (a, b) => a.from === b.from && a.to === b.to && (a.card || null) === (b.card || null);
 
 export class GameTable {
-  constructor({ settings, onWin = null, onState = null }) {
+  constructor({ settings, onWin = null, onState = null, onLost = null }) {
     this.settings = settings;
     this.onWin = onWin;
     this.onState = onState;
+    this.onLost = onLost; // the game shown is gone (404): the page says so
     this.state = null;
     this.receivedAt = 0;
     this.queue = Promise.resolve();
@@ -93,6 +94,27 @@ export class GameTable {
     }
   }
 
+  /** No game on the table (it could not be opened): nothing to show, nothing to undo. */
+  clear() {
+    this.state = null;
+    this.board.view = null;
+    this.board.cards = new Map();
+    this.board.boxes = new Map();
+    this.board.layer.replaceChildren();
+    this.hideNote();
+    this.notice.hidden = true;
+    $("stat-moves").textContent = "0";
+    $("stat-score").textContent = "0";
+    $("stat-time").textContent = "0:00";
+    $("code-text").textContent = "–";
+    $("code-button").disabled = true;
+    $("rule-badge").textContent = "";
+    $("undo-button").disabled = true;
+    $("hint-button").hidden = true;
+    $("winnable-button").hidden = true;
+    $("close-figure").hidden = true;
+  }
+
   // -- the game bar ------------------------------------------------------------------------------
   updateBar() {
     const s = this.state;
@@ -127,6 +149,7 @@ export class GameTable {
   /** The countdown to 00:00 UTC of a ranked attempt, from closes_in_ms as received (the server's
    *  clock, not this browser's). At zero the page says that the game now counts as practice. */
   tickClose() {
+    if (!this.state) return;
     const left = closingIn(this.state, this.receivedAt);
     const figure = $("close-figure");
     if (left === null || this.closedId === this.state.id) {
@@ -290,13 +313,19 @@ export class GameTable {
     this.pendingTap = null;
   }
 
-  /** Tap: the last card of a column to its foundation, when the server lists that move. */
+  /** Tap: the last card of a column to its foundation, when the server lists that move. A move
+   *  it does not list wiggles the card; with "Interaktive Regeln" the server's reason is shown,
+   *  as for a refused drag (the page judges nothing itself). */
   tapToFoundation(card) {
     const source = this.board.sourceOf(card);
     if (!source || source.from[0] !== "t") return;
     const move = { from: source.from, to: "f" };
-    if (source.last && this.isListed(move)) this.play(move);
-    else this.nudge(card);
+    if (source.last && this.isListed(move)) {
+      this.play(move);
+      return;
+    }
+    this.nudge(card);
+    if (source.last && this.settings.get("interactive_rules")) this.play(move);
   }
 
   /** Double-tap: the server's search for a column (to: "auto"). */
@@ -418,6 +447,8 @@ export class GameTable {
     } else if (err.status === 422 || err.status === 400) {
       if (this.settings.get("interactive_rules")) this.showNote(err.detail || t("error.generic"), err.code);
       else this.announce(err.detail || t("error.generic"));
+    } else if (err.status === 404 && this.onLost) {
+      this.onLost();
     } else if (err.status === 0) {
       this.showNote(t("error.network"));
     } else {

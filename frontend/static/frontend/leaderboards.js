@@ -21,6 +21,7 @@ let retryTimer = 0;
 
 async function show(date) {
   clearTimeout(retryTimer);
+  $("lb-next").disabled = date >= todayUtc(); // no board for a day that has not come
   $("lb-heading").textContent = formatDate(date);
   $("lb-players").textContent = "";
   const body = $("lb-body");
@@ -38,7 +39,8 @@ async function show(date) {
       retryTimer = setTimeout(() => { if (input.value === date) show(date); }, seconds * 1000);
       return;
     }
-    message(err.status === 404 ? t("lb.unavailable") : err.detail || t("error.generic"));
+    // 404: that day had no daily deal (a past day will never have one).
+    message(err.status === 404 ? t(date < todayUtc() ? "lb.noday" : "lb.unavailable") : err.detail || t("error.generic"));
     return;
   }
   const entries = board.entries || [];

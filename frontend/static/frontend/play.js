@@ -1,50 +1,118 @@
-// The play page (/): resumes the player's game or deals a new one. ?code=YU1-… plays that deal,
-// ?game=<id> opens one of the player's games.
-import "./i18n.js";
-import { games } from "./api.js";
+// The play page (/): always the player's game in progress. Once a game is on the table the
+// address names it (?game=<id>, replacing ?code=), so reload, back/forward and a bookmark return
+// to it. Without one: the most recent unfinished game of the account (any device) or the guest's
+// session (GET games?status=playing), else a new deal. ?code=YU1-… deals that code.
+import { t, tn } from "./i18n.js";
+import { games, currentUser } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable } from "./game.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 
 const KEY = "yukon.game";
+const HOWTO_KEY = "yukon.howto.seen";
+const $ = (id) => document.getElementById(id);
 const settings = new Settings();
 settings.loadLocal();
 
-const openNew = () => document.getElementById("new-button").click();
-const table = new GameTable({ settings, onWin: (state) => showWin(state, { onNew: openNew }) });
+const openNew = () => $("new-button").click();
+const table = new GameTable({ settings, onWin: (state) => showWin(state, { onNew: openNew }), onLost: () => lost(t("lost.gone")) });
 bindSettings(settings);
-bindNewGameDialog((state) => start(state));
+bindNewGameDialog((state) => start(state, { push: true }), { current: () => table.state });
+$("lost-new").addEventListener("click", openNew);
 initNav().then((user) => settings.loadAccount(user));
 
-function start(state) {
+const stored = (key) => {
   try {
-    localStorage.setItem(KEY, state.id);
+    return localStorage.getItem(key);
+  } catch (err) {
+    return null;
+  }
+};
+const store = (key, value) => {
+  try {
+    localStorage.setItem(key, value);
   } catch (err) {
     /* no storage: the game is still in the account / session */
   }
+};
+
+/** Put a game on the table and name it in the address (a new game adds a history entry). */
+function start(state, { push = false, resumed = false } = {}) {
+  store(KEY, state.id);
+  const url = `/?game=${encodeURIComponent(state.id)}`;
+  if (location.pathname + location.search !== url) history[push ? "pushState" : "replaceState"]({ game: state.id }, "", url);
+  document.body.classList.remove("no-game");
+  $("game-lost").hidden = true;
   table.show(state, { deal: true });
+  if (resumed && state.moves > 0) table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
   performance.mark("board-rendered");
+}
+
+/** A lasting message instead of an empty table: the game is not there, or the code is bad. */
+function lost(text) {
+  table.clear();
+  document.body.classList.add("no-game");
+  $("game-lost-text").textContent = text;
+  $("game-lost").hidden = false;
+}
+
+/** The game to resume: the newest unfinished one that is no daily deal (those are resumed on the
+ *  daily page). A browser that never kept a game and knows of no account asks nothing. */
+async function resumable() {
+  const saved = stored(KEY);
+  const user = await currentUser();
+  if (!saved && !user) return null;
+  const [list, own] = await Promise.all([
+    games.list(1, { status: "playing", size: 10 }).catch(() => null),
+    saved ? games.get(saved).catch(() => null) : Promise.resolve(null),
+  ]);
+  const newest = list && (list.results || []).find((game) => !game.daily);
+  if (!newest) return own && own.status === "playing" && !own.daily ? own : null;
+  if (own && own.id === newest.id) return own;
+  return games.get(newest.id).catch(() => null);
 }
 
 async function load() {
   const params = new URLSearchParams(location.search);
+  const id = params.get("game");
+  const code = params.get("code");
   try {
-    if (params.get("game")) return start(await games.get(params.get("game")));
-    if (params.get("code")) return start(await games.start({ code: params.get("code") }));
-    const saved = localStorage.getItem(KEY);
-    if (saved) {
+    if (id) {
       try {
-        const state = await games.get(saved);
-        if (state.status === "playing" && !state.daily) return start(state);
+        return start(await games.get(id), { resumed: true });
       } catch (err) {
-        /* gone or not ours: deal a new one */
+        if (err.status === 404) return lost(t("lost.game"));
+        throw err;
       }
     }
+    if (code) {
+      try {
+        return start(await games.start({ code }));
+      } catch (err) {
+        if (err.status === 400) return lost(t("lost.code", { detail: err.detail || code }));
+        throw err;
+      }
+    }
+    const state = await resumable();
+    if (state) return start(state, { resumed: true });
     return start(await games.start({ rule: "classic" }));
   } catch (err) {
-    table.showNote(err.detail || err.message);
+    lost(err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
   }
+}
+
+// Back and forward move between the games named in the address.
+window.addEventListener("popstate", () => load());
+
+// A short first-visit introduction, dismissed once and remembered.
+if (!stored(HOWTO_KEY)) {
+  $("howto").hidden = false;
+  $("howto-close").addEventListener("click", () => {
+    $("howto").hidden = true;
+    store(HOWTO_KEY, "1");
+    $("table").focus({ preventScroll: true });
+  });
 }
 
 load();

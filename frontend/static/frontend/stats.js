@@ -1,7 +1,7 @@
 // Statistics (/stats, /stats?user=name): figures from me/stats (or players/{name}/stats) and a
 // chart of times and results over time. When the statistics endpoint is not there yet, the
 // page shows what the player's own game list (GET games) tells, and says so.
-import { t, formatTime, formatNumber, formatDate, lang } from "./i18n.js";
+import { t, tn, formatTime, formatNumber, lang } from "./i18n.js";
 import { games, stats as statsApi, currentUser } from "./api.js";
 import { initNav } from "./nav.js";
 
@@ -38,8 +38,9 @@ function point(row) {
   };
 }
 
-/** Figures from the game list alone: the fallback. */
-function summarise(points) {
+/** Figures from the game list alone: the fallback. A game counts as played from its first move. */
+function summarise(all) {
+  const points = all.filter((p) => p.moves > 0);
   const won = points.filter((p) => p.won);
   const dailyDays = new Set(won.filter((p) => p.daily).map((p) => p.daily));
   let longest = 0, run = 0, current = 0;
@@ -63,7 +64,7 @@ function summarise(points) {
     longest_streak: longest,
     best_time_ms: won.length ? Math.min(...won.map((p) => p.timeMs)) : null,
     fewest_moves: won.length ? Math.min(...won.map((p) => p.moves)) : null,
-    best_score: won.length ? Math.max(...won.map((p) => p.score)) : null,
+    clean_wins: won.filter((p) => p.score === 625).length,
     average_time_ms: won.length ? won.reduce((a, p) => a + p.timeMs, 0) / won.length : null,
   };
 }
@@ -84,17 +85,18 @@ function normalise(s) {
     longest_streak: first(s.longest_streak, totals.longest_streak, dailyStats.longest_streak, s.streak && s.streak.longest, 0),
     best_time_ms: first(totals.best_time_ms, bests.time_ms, bests.best_time_ms, classic.best_time_ms),
     fewest_moves: first(totals.fewest_moves, bests.moves, bests.fewest_moves, classic.fewest_moves),
-    best_score: first(totals.best_score, totals.highest_score, bests.score, bests.best_score, classic.best_score),
+    clean_wins: first(totals.clean_wins, bests.clean_wins, 0),
     average_time_ms: first(totals.average_time_ms, totals.avg_time_ms, s.average_time_ms),
     best_rank: first(dailyStats.best_rank, s.best_daily_rank, s.best_rank),
     rules: s.rules || s.per_rule || s.by_rule || null,
   };
 }
 
-function tile(label, value, id) {
+function tile(label, value, id, title = "") {
   const box = document.createElement("div");
   box.className = "tile";
   box.id = id;
+  if (title) box.title = title;
   const v = document.createElement("strong");
   v.textContent = value;
   const l = document.createElement("span");
@@ -110,11 +112,11 @@ function showFigures(f) {
     tile(t("stats.played"), formatNumber(f.played), "tile-played"),
     tile(t("stats.won"), formatNumber(f.won), "tile-won"),
     tile(t("stats.winrate"), `${formatNumber(f.win_rate * 100, 0)} %`, "tile-winrate"),
-    tile(t("stats.streak"), t("stats.days", { n: f.current_streak || 0 }), "tile-streak"),
-    tile(t("stats.longest"), t("stats.days", { n: f.longest_streak || 0 }), "tile-longest"),
+    tile(t("stats.streak"), tn("stats.days", f.current_streak || 0), "tile-streak"),
+    tile(t("stats.longest"), tn("stats.days", f.longest_streak || 0), "tile-longest"),
     tile(t("stats.besttime"), f.best_time_ms != null ? formatTime(f.best_time_ms) : dash, "tile-besttime"),
     tile(t("stats.fewest"), f.fewest_moves != null ? formatNumber(f.fewest_moves) : dash, "tile-fewest"),
-    tile(t("stats.bestscore"), f.best_score != null ? formatNumber(f.best_score) : dash, "tile-bestscore"),
+    tile(t("stats.clean"), formatNumber(f.clean_wins || 0), "tile-clean", t("stats.clean.title")),
     tile(t("stats.avgtime"), f.average_time_ms != null ? formatTime(f.average_time_ms) : dash, "tile-avgtime"),
   );
   if (f.best_rank != null) grid.append(tile(t("stats.bestrank"), `#${f.best_rank}`, "tile-bestrank"));
@@ -126,7 +128,7 @@ function showFigures(f) {
       const played = first(r.played, r.games_played, 0);
       const won = first(r.won, r.games_won, 0);
       const cells = [t(`rule.${rule}`), played, won, played ? `${formatNumber((won / played) * 100)} %` : dash,
-        first(r.best_time_ms) != null ? formatTime(r.best_time_ms) : dash, first(r.fewest_moves, dash), first(r.best_score, r.highest_score, dash)];
+        first(r.best_time_ms) != null ? formatTime(r.best_time_ms) : dash, first(r.fewest_moves, dash), first(r.clean_wins, 0)];
       for (const value of cells) {
         const cell = document.createElement("td");
         cell.textContent = String(value);
@@ -140,10 +142,11 @@ function showFigures(f) {
 
 function drawChart(points) {
   const canvas = $("history-chart");
-  const sorted = points.filter((p) => p.when).sort((a, b) => String(a.when).localeCompare(String(b.when))).slice(-60);
-  if (!sorted.length || !window.Chart) {
+  const sorted = points.filter((p) => p.when && p.moves > 0).sort((a, b) => String(a.when).localeCompare(String(b.when))).slice(-60);
+  // The chart appears from the first finished game; before, a friendly word instead of an empty grid.
+  if (!sorted.some((p) => p.won) || !window.Chart) {
     $("chart-empty").hidden = false;
-    canvas.hidden = true;
+    canvas.closest(".chart-box").hidden = true;
     return null;
   }
   const locale = lang === "en" ? "en-GB" : "de-DE";
@@ -194,8 +197,15 @@ async function init() {
   try {
     server = viewingOther ? await statsApi.player(name) : user ? await statsApi.mine() : null;
   } catch (err) {
-    if (viewingOther && err.status === 404) note = t("stats.notfound");
-    else if (err.status === 404) note = t("stats.unavailable");
+    if (viewingOther && err.status === 404) {
+      // No such player: say only that (no tiles of zeros, no empty chart).
+      $("stats-note").textContent = t("stats.notfound");
+      $("stats-note").hidden = false;
+      for (const id of ["stats-tiles", "chart-card", "rules-section"]) $(id).hidden = true;
+      document.body.dataset.statsReady = "1";
+      return;
+    }
+    if (err.status === 404) note = t("stats.unavailable");
   }
   if (!user && !viewingOther) note = t("stats.login");
   let points = [];
@@ -207,9 +217,7 @@ async function init() {
     $("stats-note").hidden = false;
   }
   if (!user && !viewingOther) $("stats-login").hidden = false;
-  if (!points.length && !server) {
-    $("chart-empty").textContent = t("stats.none");
-  }
+  $("chart-empty").textContent = points.some((p) => p.moves > 0) ? t("stats.chart.empty") : t("stats.none");
   showFigures(figures);
   const chart = drawChart(points);
   window.yukonChart = chart;
