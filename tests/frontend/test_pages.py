@@ -190,13 +190,16 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
     for day, length in enumerate(minutes):
         game = factories.game(session_key=key, engine=won_game())
         started = now - timedelta(days=len(minutes) - day, minutes=length)
-        Game.objects.filter(pk=game.pk).update(created_at=started, finished_at=started + timedelta(minutes=length))
+        Game.objects.filter(pk=game.pk).update(
+            created_at=started, finished_at=started + timedelta(minutes=length), moves=120 + day
+        )
 
     page.goto("/stats")
     page.wait_for_function("document.body.dataset.statsReady === '1'")
-    assert page.locator("#tile-played strong").text_content() == "6"
+    # The game dealt at "/" was never touched: it counts nothing (SPEC 6).
+    assert page.locator("#tile-played strong").text_content() == "5"
     assert page.locator("#tile-won strong").text_content() == "5"
-    assert page.locator("#tile-winrate strong").text_content().startswith("83")
+    assert page.locator("#tile-winrate strong").text_content() == "100 %"
     assert page.locator("#tile-besttime strong").text_content() == "5:00"
     page.wait_for_timeout(500)  # the chart's own short animation
     painted = page.evaluate(

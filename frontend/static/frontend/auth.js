@@ -29,11 +29,32 @@ function describe(err) {
   return (Array.isArray(first) ? first[0] : first) || t("error.generic");
 }
 
+// Each problem beside its field, in the player's language (issue 16, item 13).
+const FIELD_OF = { username_taken: "username", bad_username: "username", weak_password: "password" };
+function fieldError(name, text) {
+  const input = form.elements[name];
+  let note = document.getElementById(`${name}-error`);
+  if (!note) {
+    note = Object.assign(document.createElement("span"), { id: `${name}-error`, className: "field-error" });
+    input.after(note);
+    input.setAttribute("aria-describedby", note.id);
+  }
+  note.textContent = text || "";
+  note.hidden = !text;
+  input.setAttribute("aria-invalid", String(Boolean(text)));
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.hidden = true;
   const username = form.elements.username.value.trim();
   const password = form.elements.password.value;
+  fieldError("username", username ? "" : t("auth.field.required"));
+  fieldError("password", password ? "" : t("auth.field.required"));
+  if (!username || !password) {
+    form.elements[username ? "password" : "username"].focus();
+    return;
+  }
   const submit = form.querySelector("button[type=submit]");
   submit.disabled = true;
   try {
@@ -41,8 +62,11 @@ form.addEventListener("submit", async (event) => {
     rememberLogin((answer && answer.username) || username);
     location.href = nextUrl();
   } catch (err) {
-    error.textContent = describe(err);
-    error.hidden = false;
+    if (FIELD_OF[err.code]) fieldError(FIELD_OF[err.code], describe(err));
+    else {
+      error.textContent = describe(err);
+      error.hidden = false;
+    }
     submit.disabled = false;
   }
 });

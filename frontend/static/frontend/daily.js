@@ -190,7 +190,7 @@ async function standing(attempt) {
     offer(t("daily.playon"), () => open(attempt.game));
   } else {
     // Won: the rank (or why it does not count), the time and the moves.
-    const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("moves", attempt.moves) }) : "";
+    const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
     const withFigures = (text) => (figures ? `${text} ${figures}` : text);
     setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
     rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then((text) => setStatus(withFigures(text)));
