@@ -22,11 +22,11 @@ SETTINGS_FIELDS = [
 #: them side by side instead of discovering one level of imports after another.
 MODULES = {
     "play.js": ["i18n", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
-    "daily.js": ["i18n", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
-    "leaderboards.js": ["i18n", "api", "nav"],
-    "stats.js": ["i18n", "api", "nav"],
-    "auth.js": ["i18n", "api", "nav"],
-    "games.js": ["i18n", "api", "nav"],
+    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
+    "leaderboards.js": ["i18n", "strings", "api", "nav"],
+    "stats.js": ["i18n", "strings", "api", "nav"],
+    "auth.js": ["i18n", "strings", "api", "nav"],
+    "games.js": ["i18n", "strings", "api", "nav"],
 }
 
 

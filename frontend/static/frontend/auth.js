@@ -1,5 +1,6 @@
 // Log in (/login) and sign up (/signup): the guest's games and settings go with the account.
 import { t } from "./i18n.js";
+import "./strings.js";
 import { auth, rememberLogin } from "./api.js";
 import { initNav } from "./nav.js";
 

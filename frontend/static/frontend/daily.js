@@ -3,6 +3,7 @@
 // and yesterday's deal to practise. Until the day's deal is prepared the server answers 503
 // daily_not_ready with Retry-After, and the page says so and asks again by itself.
 import { t, tn, formatDate, formatTime } from "./i18n.js";
+import "./strings.js";
 import { games, daily } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";

@@ -2,6 +2,7 @@
 // 20 a page). An unfinished one is resumed on the play page (/?game=<id>), a finished one's deal
 // replayed (/?code=…). Today's daily deal has no code here (it is secret until the day is over).
 import { t, tn, formatTime, formatDate, lang } from "./i18n.js";
+import "./strings.js";
 import { games } from "./api.js";
 import { initNav } from "./nav.js";
 

@@ -1,5 +1,6 @@
 // Leaderboards (/leaderboards?date=YYYY-MM-DD): the daily deal's ranked, won attempts.
 import { t, tn, formatDate, formatTime } from "./i18n.js";
+import "./strings.js";
 import { daily } from "./api.js";
 import { initNav } from "./nav.js";
 

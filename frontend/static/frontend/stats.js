@@ -2,6 +2,7 @@
 // chart of times and results over time. When the statistics endpoint is not there yet, the
 // page shows what the player's own game list (GET games) tells, and says so.
 import { t, tn, formatTime, formatNumber, lang } from "./i18n.js";
+import "./strings.js";
 import { games, stats as statsApi, currentUser } from "./api.js";
 import { initNav } from "./nav.js";
 
