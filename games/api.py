@@ -148,6 +148,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             rule=Rule(data["rule"]) if "rule" in data else None,
             code=code,
             daily=data["daily"],
+            replace_untouched=data["replace_untouched"],
         )
         return Response(game_state(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
 

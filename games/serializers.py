@@ -100,6 +100,12 @@ class GameStartSerializer(serializers.Serializer):
         help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive).",
     )
     daily = serializers.BooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
+    replace_untouched = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="`true`: the caller's unfinished games without a move (never a daily game) are deleted "
+        "as this one is dealt, so that dealt games nobody touched do not pile up (the web page sends it).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("rule", "code") if name in attrs] + (["daily"] if attrs.get("daily") else [])

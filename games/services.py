@@ -62,6 +62,7 @@ def game_start(
     rule: Rule | None = None,
     code: GameCode | None = None,
     daily: bool = False,
+    replace_untouched: bool = False,
     now: datetime | None = None,
 ) -> Game:
     """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic).
@@ -71,9 +72,10 @@ def game_start(
     attempt; later ones are practice. Two first attempts at the same moment: the partial unique
     constraint lets one be ranked.
 
-    Dealt games nobody touched do not pile up: the player's unfinished games without a move are
-    deleted as the new one is dealt (never a daily game, never one with a move; SPEC section 6:
-    such a game counts nothing).
+    With ``replace_untouched`` (the web page asks for it) dealt games nobody touched do not pile
+    up: the player's unfinished games without a move are deleted as the new one is dealt (never a
+    daily game, never one with a move; SPEC section 6: such a game counts nothing). Without it,
+    nothing is deleted: an API client may deal several games before it plays them.
     """
     if player.user is None and not player.session_key:
         raise ValueError("a guest game needs a session key")
@@ -97,7 +99,8 @@ def game_start(
         "created_at": now,
     }
     with transaction.atomic():
-        games_untouched_delete(player=player)
+        if replace_untouched:
+            games_untouched_delete(player=player)
         if day is not None and player.user is not None and not _has_played_daily(user=player.user, day=day):
             try:
                 with transaction.atomic():

@@ -44,10 +44,10 @@ def test_a_status_that_is_none_is_a_bad_request_with_a_clear_text(player, value)
 
 
 def test_a_new_deal_replaces_the_untouched_ones_and_keeps_games_with_a_move(player, account):
-    touched = player.post("/api/v1/games", {"rule": "classic"}).json()
+    touched = player.post("/api/v1/games", {"rule": "classic", "replace_untouched": True}).json()
     _move(player, touched)
     for _ in range(9):
-        latest = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()
+        latest = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB", "replace_untouched": True}).json()
 
     games = Game.objects.filter(owner=account)
     assert games.count() == 2
@@ -58,7 +58,7 @@ def test_a_new_deal_replaces_the_untouched_ones_and_keeps_games_with_a_move(play
 def test_a_guests_untouched_games_are_replaced_in_its_own_session_only(guest):
     other = factories.game()  # another session's untouched game
     for _ in range(3):
-        guest.post("/api/v1/games", {"rule": "relaxed"})
+        guest.post("/api/v1/games", {"rule": "relaxed", "replace_untouched": True})
 
     assert guest.get("/api/v1/games").json()["count"] == 1
     assert Game.objects.filter(pk=other.pk).exists()
@@ -68,8 +68,15 @@ def test_daily_games_are_never_replaced_even_untouched(player, account):
     deal(utc_today())
     ranked = player.post("/api/v1/games", {"daily": True}).json()
 
-    player.post("/api/v1/games", {"rule": "classic"})
-    player.post("/api/v1/games", {"rule": "classic"})
+    player.post("/api/v1/games", {"rule": "classic", "replace_untouched": True})
+    player.post("/api/v1/games", {"rule": "classic", "replace_untouched": True})
 
     assert Game.objects.filter(pk=ranked["id"], ranked=True).exists()
     assert Game.objects.filter(owner=account).count() == 2
+
+
+def test_without_replace_untouched_an_api_client_keeps_every_game_it_deals(player, account):
+    for _ in range(3):
+        player.post("/api/v1/games", {"rule": "classic"})
+
+    assert Game.objects.filter(owner=account, moves=0).count() == 3

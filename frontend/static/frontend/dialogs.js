@@ -58,7 +58,8 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const code = form.elements.code.value.trim();
-    const options = code ? { code } : { rule: form.elements.rule.value };
+    // The page's deals replace the player's untouched ones (they would pile up and count nothing).
+    const options = { ...(code ? { code } : { rule: form.elements.rule.value }), replace_untouched: true };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     error.hidden = true;

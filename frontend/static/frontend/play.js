@@ -88,7 +88,7 @@ async function load() {
     }
     if (code) {
       try {
-        return start(await games.start({ code }));
+        return start(await games.start({ code, replace_untouched: true }));
       } catch (err) {
         if (err.status === 400) return lost(t("lost.code", { detail: err.detail || code }));
         throw err;
@@ -96,7 +96,7 @@ async function load() {
     }
     const state = await resumable();
     if (state) return start(state, { resumed: true });
-    return start(await games.start({ rule: "classic" }));
+    return start(await games.start({ rule: "classic", replace_untouched: true }));
   } catch (err) {
     lost(err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
   }
