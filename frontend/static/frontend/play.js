@@ -58,9 +58,11 @@ function lost(text) {
 }
 
 /** The game to resume: the newest unfinished one that is no daily deal (those are resumed on the
- *  daily page). A browser that never kept a game and knows of no account asks nothing. */
+ *  daily page). A known guest's browser (api.js's hint) that never kept a game deals at once,
+ *  without waiting for auth/me; any other asks who is playing first (a session may be an account's). */
 async function resumable() {
   const saved = stored(KEY);
+  if (!saved && stored("yukon.user") === "") return null;
   const user = await currentUser();
   if (!saved && !user) return null;
   const [list, own] = await Promise.all([
