@@ -49,6 +49,27 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_username": ("Ungültiger Benutzername: {reason}", "Invalid username: {reason}"),
     "weak_password": ("Das Passwort ist zu schwach: {reason}", "The password is too weak: {reason}"),
     "not_authenticated": ("Bitte melde dich an.", "Please log in."),
+    "authentication_failed": (
+        "Die Anmeldung ist ungültig: das Token ist falsch oder widerrufen, oder das Konto ist gesperrt.",
+        "The authentication is invalid: the token is wrong or revoked, or the account is disabled.",
+    ),
+    "permission_denied": ("Dafür fehlt die Berechtigung.", "You are not allowed to do this."),
+    "method_not_allowed": (
+        "Die Methode {method} ist hier nicht erlaubt (der Header Allow nennt die erlaubten).",
+        "The method {method} is not allowed here (the Allow header lists those that are).",
+    ),
+    "not_acceptable": (
+        "Die Antwort gibt es nur als JSON: der Header Accept schließt application/json aus.",
+        "The answer is only available as JSON: the Accept header rules out application/json.",
+    ),
+    "unsupported_media_type": (
+        "Der Inhalt muss JSON sein (Content-Type: application/json), nicht {media_type}.",
+        "The body must be JSON (Content-Type: application/json), not {media_type}.",
+    ),
+    "throttled": (
+        "Zu viele Anfragen: bitte in {wait} s erneut versuchen.",
+        "Too many requests: please try again in {wait} s.",
+    ),
     "csrf_failed": (
         "CSRF-Prüfung fehlgeschlagen: den Wert des Cookies csrftoken als Header X-CSRFToken mitsenden.",
         "CSRF check failed: send the value of the csrftoken cookie as the X-CSRFToken header.",

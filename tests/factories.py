@@ -26,9 +26,14 @@ def user(*, username: str | None = None, password: str = PASSWORD, **profile: bo
     return account
 
 
+def token_key(account: Any) -> str:
+    """The API token the factory gave the account."""
+    return str(account.auth_token.key)
+
+
 def token_client(account: Any, **defaults: str) -> APIClient:
     client = APIClient(**defaults)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {account.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_key(account)}")
     return client
 
 

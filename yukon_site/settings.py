@@ -219,6 +219,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
+    # OPTIONS: the view's name, media types and the schema's address (DRF's own asserted: 500).
+    "DEFAULT_METADATA_CLASS": "common.metadata.ApiMetadata",
     # How many proxies in front of the web processes append to X-Forwarded-For (1 behind one load
     # balancer). 0: the throttles count the connection's address and ignore that header, which a
     # client could otherwise set to anything to dodge the per-IP limits.
