@@ -11,6 +11,10 @@ from django.utils import translation
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
+    "bad_character": (
+        "Die Anfrage enthält ein NUL-Zeichen (U+0000): das ist in keinem Text erlaubt.",
+        "The request contains a NUL character (U+0000), which no text may contain.",
+    ),
     "bad_move": (
         'Das ist kein gültiger Zug. Beispiel: {{"from": "t3", "card": "7H", "to": "t5"}}; '
         "Spalten t1..t7, Zielstapel fS fH fD fC (als Ziel: f), Ziel auto für den Doppelklick.",
