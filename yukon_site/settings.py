@@ -42,7 +42,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "common",  # first: its runserver (TCP_NODELAY) replaces staticfiles' one
-    "django.contrib.admin",
+    "yukon_site.apps.AdminConfig",  # django.contrib.admin, its login rate-limited
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
