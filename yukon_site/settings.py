@@ -121,6 +121,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache, sessions ---------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if not DEBUG and not REDIS_URL:
+    # Without it each process would keep its own cache: every web process its own rate-limit
+    # counters (N processes, N times the limits) and its own token cache (a revoked token would
+    # live on in the others for a minute), and Celery would run the tasks inside the requests.
+    raise ImproperlyConfigured(
+        "DEBUG is off: set REDIS_URL (e.g. redis://127.0.0.1:6379/0). Production needs Redis, shared by "
+        "every process, for the rate limits, the token cache and the Celery broker."
+    )
 CACHES = {
     "default": (
         {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL}
