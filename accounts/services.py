@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
@@ -19,13 +21,28 @@ from .models import SETTING_DEFAULTS, Profile
 GUEST_SETTINGS_KEY = "settings"
 
 
+#: The names a new account may take: ASCII letters, digits, ``_``, ``-`` and ``.``. Nothing else
+#: can look like another name (a Cyrillic "ѕ" like an "s", a full-width "Ｓ" like an "S"); older
+#: accounts with other characters keep their names and log in with them as before.
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{1,150}")
+
+
+def username_clean(username: str) -> str:
+    """The name a registration asks for, in the form it is stored: NFKC-normalised (as Django
+    stores names; full-width letters become plain ones), then held to :data:`USERNAME`."""
+    name = unicodedata.normalize("NFKC", username)
+    if not USERNAME.fullmatch(name):
+        raise ApplicationError("bad_username", 400)
+    return name
+
+
 def user_register(*, username: str, password: str, settings: Mapping[str, bool] | None = None) -> Any:
-    """A new account with its profile (starting from ``settings``, e.g. the guest's) and API token."""
+    """A new account with its profile (starting from ``settings``, e.g. the guest's) and API token.
+
+    Names are unique whatever their case (a unique index on ``LOWER(username)`` holds it even
+    for registrations at the same moment: ``accounts/migrations/0002``)."""
     User = get_user_model()
-    try:
-        User.username_validator(username)
-    except ValidationError as exc:
-        raise ApplicationError("bad_username", 400, reason=" ".join(exc.messages)) from None
+    username = username_clean(username)
     if User.objects.filter(username__iexact=username).exists():
         raise ApplicationError("username_taken", 400)
     try:

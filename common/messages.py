@@ -50,7 +50,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "The username or password is wrong.",
     ),
     "username_taken": ("Dieser Benutzername ist schon vergeben.", "This username is already taken."),
-    "bad_username": ("Ungültiger Benutzername: {reason}", "Invalid username: {reason}"),
+    "bad_username": (
+        "Ungültiger Benutzername: erlaubt sind 1 bis 150 Zeichen aus den Buchstaben A–Z und a–z, "
+        "den Ziffern 0–9 und _ - .",
+        "Invalid username: use 1 to 150 characters from the letters A–Z and a–z, the digits 0–9 and _ - .",
+    ),
     "weak_password": ("Das Passwort ist zu schwach: {reason}", "The password is too weak: {reason}"),
     "not_authenticated": ("Bitte melde dich an.", "Please log in."),
     "authentication_failed": (
