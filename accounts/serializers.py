@@ -10,7 +10,31 @@ class CredentialsSerializer(serializers.Serializer):
 
 class AuthTokenSerializer(serializers.Serializer):
     username = serializers.CharField()
-    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+    token = serializers.CharField(
+        help_text="Send as `Authorization: Token <token>`. A new one with every login; the session's "
+        "logout revokes it, and so does `POST auth/logout` sent with it."
+    )
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    """One of the account's API tokens, as listed: never its key."""
+
+    id = serializers.IntegerField(help_text="For `DELETE auth/tokens/{token_id}`.")
+    name = serializers.CharField(help_text="`login`, `register`, or the name it was made with.")
+    prefix = serializers.CharField(help_text="The key's first 8 characters: they tell tokens apart.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="To about a minute; null: never used.")
+    current = serializers.BooleanField(help_text="This request's token, or the one this session's login returned.")
+
+
+class NewApiTokenSerializer(ApiTokenSerializer):
+    token = serializers.CharField(help_text="The key, in this answer only: send as `Authorization: Token <token>`.")
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default="", help_text="What it is for (default `api`)."
+    )
 
 
 class PlayerSettingsSerializer(serializers.Serializer):

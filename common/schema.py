@@ -66,6 +66,13 @@ _FOLLOW_GAME = {
     },
 }
 LINKS = {
+    ("auth_tokens_create", "201"): {
+        "RevokeToken": {
+            "operationId": "auth_tokens_destroy",
+            "parameters": {"token_id": "$response.body#/id"},
+            "description": "Revoke the token just made.",
+        },
+    },
     ("games_create", "201"): _FOLLOW_GAME,
     ("games_retrieve", "200"): _FOLLOW_GAME,
     ("games_moves_create", "200"): _FOLLOW_GAME,

@@ -68,8 +68,9 @@ class _Throttle(SimpleRateThrottle):
 class PlayerThrottle(_Throttle):
     """Per account, or per guest session (per IP for a request with neither).
 
-    A token client counts by its token, which is its account's one token: so the counter is known
-    before the token is looked up, and both go to Redis in one round trip (``ApiView.initial``).
+    A token client counts by its token: so the counter is known before the token is looked up, and
+    both go to Redis in one round trip (``ApiView.initial``). An account holds at most
+    ``accounts.services.MAX_TOKENS`` tokens, and the per-IP limit counts all of them together.
     """
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
