@@ -2,10 +2,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.serializers import StrictBooleanField, StrictCharField
+
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, trim_whitespace=False)
-    password = serializers.CharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
+    username = StrictCharField(max_length=150, trim_whitespace=False)
+    password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
 
 
 class AuthTokenSerializer(serializers.Serializer):
@@ -32,7 +34,7 @@ class NewApiTokenSerializer(ApiTokenSerializer):
 
 
 class TokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(
+    name = StrictCharField(
         max_length=60, required=False, allow_blank=True, default="", help_text="What it is for (default `api`)."
     )
 
@@ -40,14 +42,12 @@ class TokenCreateSerializer(serializers.Serializer):
 class PlayerSettingsSerializer(serializers.Serializer):
     """The play settings of SPEC section 3, remembered per player (account or guest session)."""
 
-    double_click = serializers.BooleanField(help_text="Doppelklick: double-tap finds a column (default on).")
-    drop_hints = serializers.BooleanField(help_text="Ablagehilfe: highlight legal drop targets (default on).")
-    interactive_rules = serializers.BooleanField(
+    double_click = StrictBooleanField(help_text="Doppelklick: double-tap finds a column (default on).")
+    drop_hints = StrictBooleanField(help_text="Ablagehilfe: highlight legal drop targets (default on).")
+    interactive_rules = StrictBooleanField(
         help_text="Interaktive Regeln: explain the rule when a move is refused (default on)."
     )
-    auto_drop = serializers.BooleanField(
-        help_text="Automatische Ablage: choose the target column on release (default off)."
-    )
+    auto_drop = StrictBooleanField(help_text="Automatische Ablage: choose the target column on release (default off).")
 
 
 class MeSerializer(serializers.Serializer):

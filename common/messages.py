@@ -1,6 +1,7 @@
 """Texts of the API's own error codes, in German (default) and English (SPEC section 8).
 
-Rule refusals are explained by the engine (``games.engine.explain``); these are the rest.
+Rule refusals are explained by the engine (``games.engine.explain``, which knows no Django);
+these are the rest. :data:`CODES` is every code an error answer may carry.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 from typing import Final
 
 from django.utils import translation
+
+from games.engine import REASONS
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
@@ -96,6 +99,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "An internal error occurred. Please try again.",
     ),
 }
+
+
+#: Every code of an error answer (``{"error": code, "detail": text}``): the API's own, and the
+#: rules' refusals (422, explained by the engine).
+CODES: Final[frozenset[str]] = frozenset(MESSAGES) | REASONS
 
 
 def current_language() -> str:

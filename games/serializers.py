@@ -8,6 +8,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.serializers import StrictBooleanField
+
 from .models import RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
@@ -99,7 +101,7 @@ class GameStartSerializer(serializers.Serializer):
         allow_blank=True,
         help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive).",
     )
-    daily = serializers.BooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
+    daily = StrictBooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("rule", "code") if name in attrs] + (["daily"] if attrs.get("daily") else [])
