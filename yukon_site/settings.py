@@ -258,11 +258,12 @@ SPECTACULAR_SETTINGS = {
         "RuleEnum": "games.models.RuleChoices",
         "GameStatusEnum": "games.models.StatusChoices",
     },
-    # The errors every operation can answer, and links from a game's answers to its next steps.
+    # The errors every operation can answer, links from a game's answers to its next steps, examples.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.add_common_errors",
         "common.schema.add_links",
+        "common.schema.add_examples",
     ],
 }
 
