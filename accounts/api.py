@@ -37,9 +37,18 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
+def _end_session_token(request: Request) -> None:
+    """Revoke the token that the session's login returned, if the session is logged in."""
+    session_user = request._request.user
+    token_id = request.session.get(SESSION_TOKEN_KEY)
+    if session_user.is_authenticated and token_id is not None:
+        services.token_revoke(user=session_user, token_id=token_id)
+
+
 def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
     """Log the session in, hand the guest's games of this session to the account, and answer a
-    new token of this sign-in (revoked by the session's logout)."""
+    new token of this sign-in (revoked by the session's logout, or by its next login)."""
+    _end_session_token(request)
     guest_session_key = request.session.session_key
     login(request._request, user)
     token, key = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
@@ -111,11 +120,8 @@ class LogoutApi(ApiView):
     def post(self, request: Request) -> Response:
         if isinstance(request.auth, ApiToken):
             services.token_revoke(user=request.user, token_id=request.auth.pk)
-        session_user = request._request.user
-        if session_user.is_authenticated:
-            token_id = request.session.get(SESSION_TOKEN_KEY)
-            if token_id is not None:
-                services.token_revoke(user=session_user, token_id=token_id)
+        if request._request.user.is_authenticated:
+            _end_session_token(request)
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -138,7 +144,7 @@ class TokensApi(ApiView):
     @extend_schema(
         operation_id="auth_tokens_create",
         summary=f"A new API token; its key is in this answer only (at most {services.MAX_TOKENS} per account: "
-        "the one used longest ago goes)",
+        "the oldest never used goes, else the one used longest ago)",
         request=TokenCreateSerializer,
         responses={201: NewApiTokenSerializer, **_errors(400, 401, 429)},
     )

@@ -46,6 +46,17 @@ def test_the_sessions_logout_revokes_the_token_its_login_returned(account: Any) 
     assert with_token(factories.token_key(account)).get("/api/v1/auth/me").status_code == 200  # others stay
 
 
+def test_a_sessions_next_login_revokes_the_token_of_its_last(account: Any) -> None:
+    browser = APIClient()
+    first = log_in(browser, account)
+
+    second = log_in(browser, account)
+
+    assert_error(with_token(first).get("/api/v1/auth/me"), 401, "authentication_failed")
+    assert with_token(second).get("/api/v1/auth/me").status_code == 200
+    assert ApiToken.objects.filter(user=account).count() == 2  # the factory's and the second
+
+
 def test_every_login_returns_a_new_token_and_a_logout_with_one_revokes_only_that_one(account: Any) -> None:
     first, second = log_in(APIClient(), account), log_in(APIClient(), account)
     assert first != second
