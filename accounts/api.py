@@ -1,11 +1,12 @@
-"""The auth API: register, login, logout, me, and the play settings."""
+"""The auth API: register, login, logout, me, API tokens, and the play settings."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,19 +18,54 @@ from common.serializers import ErrorSerializer
 from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
 from . import services
-from .serializers import AuthTokenSerializer, CredentialsSerializer, MeSerializer, PlayerSettingsSerializer
+from .models import ApiToken
+from .serializers import (
+    ApiTokenSerializer,
+    AuthTokenSerializer,
+    CredentialsSerializer,
+    MeSerializer,
+    NewApiTokenSerializer,
+    PlayerSettingsSerializer,
+    TokenCreateSerializer,
+)
+
+#: In the session: the id of the token its login (or registration) returned; its logout revokes it.
+SESSION_TOKEN_KEY = "api_token_id"
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
-def _sign_in(request: Request, user: object) -> Response:
-    """Log the session in and hand the guest's games of this session to the account."""
+def _end_session_token(request: Request) -> None:
+    """Revoke the token that the session's login returned, if the session is logged in."""
+    session_user = request._request.user
+    token_id = request.session.get(SESSION_TOKEN_KEY)
+    if session_user.is_authenticated and token_id is not None:
+        services.token_revoke(user=session_user, token_id=token_id)
+
+
+def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
+    """Log the session in, hand the guest's games of this session to the account, and answer a
+    new token of this sign-in (revoked by the session's logout, or by its next login)."""
+    _end_session_token(request)
     guest_session_key = request.session.session_key
     login(request._request, user)
-    token = services.user_signed_in(user=user, guest_session_key=guest_session_key)
-    return Response({"username": user.get_username(), "token": token})  # type: ignore[attr-defined]
+    token, key = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
+    request.session[SESSION_TOKEN_KEY] = token.pk
+    return Response({"username": user.get_username(), "token": key})
+
+
+def _token_body(token: ApiToken, request: Request) -> dict[str, Any]:
+    current = {getattr(request.auth, "pk", None), request.session.get(SESSION_TOKEN_KEY)}
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "prefix": token.prefix,
+        "created_at": token.created_at,
+        "last_used_at": token.last_used_at,
+        "current": token.pk in current,
+    }
 
 
 class RegisterApi(ApiView):
@@ -49,7 +85,7 @@ class RegisterApi(ApiView):
             **serializer.validated_data,
             settings=services.player_settings_get(user=None, session=request.session),
         )
-        response = _sign_in(request, user)
+        response = _sign_in(request, user, token_name="register")
         response.status_code = status.HTTP_201_CREATED
         return response
 
@@ -60,7 +96,7 @@ class LoginApi(ApiView):
 
     @extend_schema(
         operation_id="auth_login",
-        summary="Log in (session cookie and API token; a guest keeps the games of this session)",
+        summary="Log in: the session cookie and a new API token (a guest keeps the games of this session)",
         request=CredentialsSerializer,
         responses={200: AuthTokenSerializer, **_errors(400, 429)},
     )
@@ -70,21 +106,67 @@ class LoginApi(ApiView):
         user = authenticate(request._request, **serializer.validated_data)
         if user is None:
             raise ApplicationError("bad_credentials", 400)
-        return _sign_in(request, user)
+        return _sign_in(request, user, token_name="login")
 
 
 class LogoutApi(ApiView):
     @extend_schema(
         operation_id="auth_logout",
-        summary="Log out: ends the session; with token authentication, revokes the token",
+        summary="Log out: with a token, revokes that token; with the session, ends it and revokes the "
+        "token its login returned",
         request=None,
         responses={204: None},
     )
     def post(self, request: Request) -> Response:
-        if isinstance(request.auth, Token):
-            services.user_token_revoke(user=request.user)
-        if request.user.is_authenticated:
+        if isinstance(request.auth, ApiToken):
+            services.token_revoke(user=request.user, token_id=request.auth.pk)
+        if request._request.user.is_authenticated:
+            _end_session_token(request)
             logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokensApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("auth", "auth_ip") if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="auth_tokens_list",
+        summary="Your API tokens, newest first (never their keys: a prefix tells them apart)",
+        responses={200: ApiTokenSerializer(many=True), **_errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = services.token_list(user=request.user)
+        return Response(ApiTokenSerializer([_token_body(token, request) for token in tokens], many=True).data)
+
+    @extend_schema(
+        operation_id="auth_tokens_create",
+        summary=f"A new API token; its key is in this answer only (at most {services.MAX_TOKENS} per account: "
+        "the oldest never used goes, else the one used longest ago)",
+        request=TokenCreateSerializer,
+        responses={201: NewApiTokenSerializer, **_errors(400, 401, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = TokenCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, key = services.token_issue(user=request.user, name=serializer.validated_data["name"] or "api")
+        body = {**_token_body(token, request), "token": key}
+        return Response(NewApiTokenSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_tokens_destroy",
+        summary="Revoke one of your API tokens (at once; the one of this request too)",
+        responses={204: None, **_errors(401, 404)},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        if not services.token_revoke(user=request.user, token_id=token_id):
+            raise ApplicationError("not_found", 404)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -1,9 +1,13 @@
-"""A player's account is Django's user; its profile keeps the play settings (SPEC section 3)."""
+"""A player's account is Django's user; its profile keeps the play settings (SPEC section 3), its
+API tokens let API clients in."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 #: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische Ablage".
 SETTING_DEFAULTS: dict[str, bool] = {
@@ -28,3 +32,30 @@ class Profile(models.Model):
 
     def settings(self) -> dict[str, bool]:
         return {name: getattr(self, name) for name in SETTING_DEFAULTS}
+
+
+def token_hash(key: str) -> str:
+    """What the database keeps of a token's key (SHA-256, hex): a stolen copy of the table lets
+    nobody in."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """One API token of an account (``Authorization: Token <key>``): one per login or
+    registration, and any made on demand (``POST auth/tokens``). The key is shown once, when the
+    token is made; the database keeps its hash and its first characters (to tell tokens apart)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key (hex).")
+    prefix = models.CharField(max_length=8, help_text="The key's first characters.")
+    name = models.CharField(
+        max_length=60, blank=True, help_text="What it is for: login, register, or the owner's name."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True, help_text="To about a minute (null: never used).")
+
+    class Meta:
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… of {self.user_id}"

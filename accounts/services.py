@@ -1,7 +1,11 @@
-"""Accounts: registration, what happens on sign-in, and the play settings of accounts and guests."""
+"""Accounts: registration, what happens on sign-in, API tokens, and the play settings of accounts
+and guests."""
 
 from __future__ import annotations
 
+import re
+import secrets
+import unicodedata
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
@@ -9,23 +13,38 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.db.models import F, QuerySet
 
 from common.errors import ApplicationError
 from games.services import games_claim_guest
 
-from .models import SETTING_DEFAULTS, Profile
+from .models import SETTING_DEFAULTS, ApiToken, Profile, token_hash
 
 GUEST_SETTINGS_KEY = "settings"
 
 
+#: The names a new account may take: ASCII letters, digits, ``_``, ``-`` and ``.``. Nothing else
+#: can look like another name (a Cyrillic "ѕ" like an "s", a full-width "Ｓ" like an "S"); older
+#: accounts with other characters keep their names and log in with them as before.
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{1,150}")
+
+
+def username_clean(username: str) -> str:
+    """The name a registration asks for, in the form it is stored: NFKC-normalised (as Django
+    stores names; full-width letters become plain ones), then held to :data:`USERNAME`."""
+    name = unicodedata.normalize("NFKC", username)
+    if not USERNAME.fullmatch(name):
+        raise ApplicationError("bad_username", 400)
+    return name
+
+
 def user_register(*, username: str, password: str, settings: Mapping[str, bool] | None = None) -> Any:
-    """A new account with its profile (starting from ``settings``, e.g. the guest's) and API token."""
+    """A new account with its profile (starting from ``settings``, e.g. the guest's).
+
+    Names are unique whatever their case (a unique index on ``LOWER(username)`` holds it even
+    for registrations at the same moment: ``accounts/migrations/0002``)."""
     User = get_user_model()
-    try:
-        User.username_validator(username)
-    except ValidationError as exc:
-        raise ApplicationError("bad_username", 400, reason=" ".join(exc.messages)) from None
+    username = username_clean(username)
     if User.objects.filter(username__iexact=username).exists():
         raise ApplicationError("username_taken", 400)
     try:
@@ -37,25 +56,48 @@ def user_register(*, username: str, password: str, settings: Mapping[str, bool] 
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
             Profile.objects.create(user=user, **_clean_settings(settings or {}))
-            Token.objects.create(user=user)
     except IntegrityError:  # registered at the same moment by someone else
         raise ApplicationError("username_taken", 400) from None
     return user
 
 
-def user_signed_in(*, user: Any, guest_session_key: str | None) -> str:
-    """After register or login: the guest's games of that session move to the account.
-
-    Returns the account's API token key.
-    """
+def user_signed_in(*, user: Any, guest_session_key: str | None, token_name: str) -> tuple[ApiToken, str]:
+    """After register or login: the guest's games of that session move to the account, and a new
+    API token is made for this sign-in (its row and its key)."""
     with transaction.atomic():
         games_claim_guest(session_key=guest_session_key, user=user)
-        token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+        return token_issue(user=user, name=token_name)
 
 
-def user_token_revoke(*, user: Any) -> None:
-    Token.objects.filter(user=user).delete()
+#: Tokens an account holds at most. A new one beyond it replaces the oldest never used (a browser's
+#: login tokens usually are), else the one used longest ago; so logging in again and again never
+#: ends a token in use. It also bounds what a token client gains from the per-player rate limits,
+#: which count per token.
+MAX_TOKENS = 10
+
+
+def token_issue(*, user: Any, name: str) -> tuple[ApiToken, str]:
+    """A new API token of ``user``: its row and its key (shown once: only its hash is kept)."""
+    key = secrets.token_hex(20)  # 40 hex digits, as common.authentication expects
+    with transaction.atomic():
+        token = ApiToken.objects.create(user=user, digest=token_hash(key), prefix=key[:8], name=name)
+        others = token_list(user=user).exclude(pk=token.pk)
+        keep_first = others.order_by(F("last_used_at").desc(nulls_last=True), "-created_at", "-id")
+        surplus = list(keep_first.values_list("id", flat=True)[MAX_TOKENS - 1 :])
+        if surplus:
+            ApiToken.objects.filter(pk__in=surplus).delete()  # (each revoked in the cache too)
+    return token, key
+
+
+def token_list(*, user: Any) -> QuerySet[ApiToken]:
+    return ApiToken.objects.filter(user=user).order_by("-created_at", "-id")
+
+
+def token_revoke(*, user: Any, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens (at once on every web process: see common.authentication);
+    False if the account has no such token."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
 
 
 def player_settings_get(*, user: Any | None, session: Mapping[str, Any]) -> dict[str, bool]:

@@ -7,5 +7,7 @@ urlpatterns = [
     path("login", api.LoginApi.as_view(), name="auth-login"),
     path("logout", api.LogoutApi.as_view(), name="auth-logout"),
     path("me", api.MeApi.as_view(), name="auth-me"),
+    path("tokens", api.TokensApi.as_view(), name="auth-tokens"),
+    path("tokens/<int:token_id>", api.TokenApi.as_view(), name="auth-token"),
     path("settings", api.SettingsApi.as_view(), name="auth-settings"),
 ]

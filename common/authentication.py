@@ -1,16 +1,17 @@
-"""Authentication: API tokens, and session cookies with CSRF checked for guests too.
+"""Authentication: API tokens (``accounts.models.ApiToken``), and session cookies with CSRF checked
+for guests too.
 
 Every API call of a token client names its token, so the token's account is kept in the cache
 (Redis in production) for a minute instead of being read from the database on each move. A
 revoked token is written into the cache as revoked (for longer than an entry lives), so a logout
 ends the token at once on every web process, even if a request that read the token just before
 the logout stores it afterwards: storing never overwrites (``add``). A change of the account
-(deactivated, renamed, made staff) drops its entries, so it applies within one request.
+(deactivated, renamed, made staff) drops its entries, so it applies within one request. The
+token's ``last_used_at`` is written when its entry is made: at most about once a minute.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -19,13 +20,15 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.authentication import SessionScheme
 from rest_framework import exceptions
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
+
+from accounts.models import ApiToken, token_hash
 
 from .messages import message
 
@@ -40,11 +43,16 @@ _USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
 
 def token_digest(token_key: str) -> str:
     """What the cache and the rate limits see of a token (the token itself is a secret)."""
-    return hashlib.sha256(token_key.encode()).hexdigest()[:40]
+    return token_hash(token_key)[:40]
 
 
 def token_cache_key(token_key: str) -> str:
-    return "auth:token:" + token_digest(token_key)
+    return _cache_key_of(token_hash(token_key))
+
+
+def _cache_key_of(stored_digest: str) -> str:
+    """The cache key of a stored token (``ApiToken.digest``, the whole SHA-256 of its key)."""
+    return "auth:token:" + stored_digest[:40]
 
 
 def request_token(request: Request) -> str | None:
@@ -91,30 +99,45 @@ class StrictTokenAuthentication(TokenAuthentication):
         entry = cache.get(name) if ahead is _ENTRY else ahead
         if entry == _REVOKED:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        if entry is None:
-            user, token = super().authenticate_credentials(key)
-            cache.add(name, {field: getattr(user, field) for field in _USER_FIELDS}, TOKEN_CACHE_SECONDS)
-            return user, token
+        if not isinstance(entry, dict) or "token_id" not in entry:
+            token = _token_of(key)
+            fields = {field: getattr(token.user, field) for field in _USER_FIELDS}
+            cache.add(name, {**fields, "token_id": token.pk}, TOKEN_CACHE_SECONDS)
+            return token.user, token
         user = cached_account(entry)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        return user, Token(key=key, user=user)
+        return user, ApiToken(pk=entry["token_id"], user=user)  # (who it is, not all it holds)
 
 
-def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
-    cache.set(token_cache_key(instance.key), _REVOKED, _REVOKED_SECONDS)
+def _token_of(key: str) -> ApiToken:
+    """The stored token of ``key`` with its account (active), its last use noted."""
+    token = ApiToken.objects.select_related("user").filter(digest=token_hash(key)).first()
+    if token is None:
+        raise exceptions.AuthenticationFailed(_("Invalid token."))
+    if not token.user.is_active:
+        raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= TOKEN_CACHE_SECONDS:
+        token.last_used_at = now
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token
+
+
+def _token_revoked(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
+    cache.set(_cache_key_of(instance.digest), _REVOKED, _REVOKED_SECONDS)
 
 
 def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing the cache holds
-    keys = Token.objects.filter(user_id=instance.pk).values_list("key", flat=True)
-    cache.delete_many([token_cache_key(key) for key in keys])
+    digests = ApiToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True)
+    cache.delete_many([_cache_key_of(digest) for digest in digests])
 
 
 def connect_token_cache_signals() -> None:
     """Keep the token cache right (called once, from ``CommonConfig.ready``)."""
-    post_delete.connect(_token_revoked, sender=Token, dispatch_uid="token_cache_revoked")
+    post_delete.connect(_token_revoked, sender=ApiToken, dispatch_uid="token_cache_revoked")
     post_save.connect(_user_changed, sender=get_user_model(), dispatch_uid="token_cache_user_changed")
 
 

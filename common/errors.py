@@ -1,10 +1,12 @@
 """One error type for the whole API and one DRF exception handler (extending DRF's own).
 
-Every error answer is ``{"error": <code>, "detail": <text in the request's language>}``.
+Every error answer is ``{"error": <code>, "detail": <text in the request's language>}``, its code
+one of :data:`common.messages.MESSAGES` (DRF's own codes too: ``throttled``, ``method_not_allowed``...).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -92,9 +94,23 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError | exceptions.ParseError):
         code = "bad_request"  # malformed input of any kind
         detail = message("bad_request") + " " + "; ".join(_flatten(exc.detail))
+    elif isinstance(exc, exceptions.PermissionDenied) and str(exc.detail) != str(exc.default_detail):
+        detail = str(exc.detail)  # a refusal that says why (``csrf_failed``'s text)
     elif code in MESSAGES:
-        detail = message(code)
-    else:
+        detail = message(code, **_params(exc, context))
+    else:  # a code of DRF's that this API never answers (tests/site/test_every_route.py looks)
         detail = "; ".join(_flatten(exc.detail))
     response.data = error_body(code, detail.strip())
     return response
+
+
+def _params(exc: exceptions.APIException, context: dict[str, Any]) -> dict[str, object]:
+    """What the text of a DRF error names: the method, the media type, the wait."""
+    request = context.get("request")
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return {"method": str(getattr(request, "method", "") or "")[:20]}
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return {"media_type": repr(str(getattr(request, "content_type", "") or "")[:60])}
+    if isinstance(exc, exceptions.Throttled):
+        return {"wait": max(1, math.ceil(exc.wait or 0))}
+    return {}

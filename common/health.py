@@ -2,6 +2,7 @@
 
 ``/healthz``: the process answers (no dependency is touched).
 ``/readyz``: the database and (when configured) Redis answer; 503 when either does not.
+Both answer GET and HEAD (a probe may send either).
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from .dependencies import DEPENDENCY_ERRORS, redis_client
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
@@ -41,7 +42,7 @@ def _redis_ok() -> bool | None:
 
 
 @never_cache
-@require_GET
+@require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database_ok(), "redis": _redis_ok()}
     ready = all(ok is not False for ok in checks.values())

@@ -1,6 +1,7 @@
 """Texts of the API's own error codes, in German (default) and English (SPEC section 8).
 
-Rule refusals are explained by the engine (``games.engine.explain``); these are the rest.
+Rule refusals are explained by the engine (``games.engine.explain``, which knows no Django);
+these are the rest. :data:`CODES` is every code an error answer may carry.
 """
 
 from __future__ import annotations
@@ -9,8 +10,14 @@ from typing import Final
 
 from django.utils import translation
 
+from games.engine import REASONS
+
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "bad_request": ("Die Anfrage ist fehlerhaft.", "The request is malformed."),
+    "bad_character": (
+        "Die Anfrage enthält ein NUL-Zeichen (U+0000): das ist in keinem Text erlaubt.",
+        "The request contains a NUL character (U+0000), which no text may contain.",
+    ),
     "bad_move": (
         'Das ist kein gültiger Zug. Beispiel: {{"from": "t3", "card": "7H", "to": "t5"}}; '
         "Spalten t1..t7, Zielstapel fS fH fD fC (als Ziel: f), Ziel auto für den Doppelklick.",
@@ -55,9 +62,34 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "The username or password is wrong.",
     ),
     "username_taken": ("Dieser Benutzername ist schon vergeben.", "This username is already taken."),
-    "bad_username": ("Ungültiger Benutzername: {reason}", "Invalid username: {reason}"),
+    "bad_username": (
+        "Ungültiger Benutzername: erlaubt sind 1 bis 150 Zeichen aus den Buchstaben A–Z und a–z, "
+        "den Ziffern 0–9 und _ - .",
+        "Invalid username: use 1 to 150 characters from the letters A–Z and a–z, the digits 0–9 and _ - .",
+    ),
     "weak_password": ("Das Passwort ist zu schwach: {reason}", "The password is too weak: {reason}"),
     "not_authenticated": ("Bitte melde dich an.", "Please log in."),
+    "authentication_failed": (
+        "Die Anmeldung ist ungültig: das Token ist falsch oder widerrufen, oder das Konto ist gesperrt.",
+        "The authentication is invalid: the token is wrong or revoked, or the account is disabled.",
+    ),
+    "permission_denied": ("Dafür fehlt die Berechtigung.", "You are not allowed to do this."),
+    "method_not_allowed": (
+        "Die Methode {method} ist hier nicht erlaubt (der Header Allow nennt die erlaubten).",
+        "The method {method} is not allowed here (the Allow header lists those that are).",
+    ),
+    "not_acceptable": (
+        "Die Antwort gibt es nur als JSON: der Header Accept schließt application/json aus.",
+        "The answer is only available as JSON: the Accept header rules out application/json.",
+    ),
+    "unsupported_media_type": (
+        "Der Inhalt muss JSON sein (Content-Type: application/json), nicht {media_type}.",
+        "The body must be JSON (Content-Type: application/json), not {media_type}.",
+    ),
+    "throttled": (
+        "Zu viele Anfragen: bitte in {wait} s erneut versuchen.",
+        "Too many requests: please try again in {wait} s.",
+    ),
     "csrf_failed": (
         "CSRF-Prüfung fehlgeschlagen: den Wert des Cookies csrftoken als Header X-CSRFToken mitsenden.",
         "CSRF check failed: send the value of the csrftoken cookie as the X-CSRFToken header.",
@@ -76,6 +108,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "An internal error occurred. Please try again.",
     ),
 }
+
+
+#: Every code of an error answer (``{"error": code, "detail": text}``): the API's own, and the
+#: rules' refusals (422, explained by the engine).
+CODES: Final[frozenset[str]] = frozenset(MESSAGES) | REASONS
 
 
 def current_language() -> str:

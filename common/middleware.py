@@ -1,4 +1,5 @@
-"""Unexpected exceptions under /api/ become JSON answers, in DEBUG mode too."""
+"""Middleware: requests with a NUL character refused, and unexpected exceptions under /api/ answered
+as JSON (in DEBUG mode too)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,37 @@ from collections.abc import Callable
 
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
+from django.views import defaults
 
 from .dependencies import is_dependency_error
 from .views import api_error, is_api, service_unavailable
 
 logger = logging.getLogger("yukon.api")
+
+
+def has_nul(text: str) -> bool:
+    return "\x00" in text
+
+
+class RefuseNulMiddleware:
+    """A NUL character in the path or the query string is refused before anything reads it: 400
+    ``bad_character`` (an HTML 400 outside the API). PostgreSQL cannot store or compare text with
+    a NUL, so such a value in a query raised ``DataError`` (a 500), e.g. ``/api/v1/players/%00/stats``;
+    SQLite just found nothing. Bodies are checked where they are parsed: the JSON parser refuses a
+    ``\\u0000`` the same way (``common.parsers``), and Django's form fields refuse NUL themselves.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # "%00" is the only spelling of NUL in a query string (Django decodes it; "%2500" is "%00").
+        query = request.META.get("QUERY_STRING", "")
+        if has_nul(request.path) or "%00" in query or has_nul(query):
+            if is_api(request):
+                return api_error("bad_character", 400)
+            return defaults.bad_request(request, BadRequest("NUL character"))
+        return self.get_response(request)
 
 
 class ApiErrorMiddleware:

@@ -66,10 +66,39 @@ _FOLLOW_GAME = {
     },
 }
 LINKS = {
+    ("auth_tokens_create", "201"): {
+        "RevokeToken": {
+            "operationId": "auth_tokens_destroy",
+            "parameters": {"token_id": "$response.body#/id"},
+            "description": "Revoke the token just made.",
+        },
+    },
     ("games_create", "201"): _FOLLOW_GAME,
     ("games_retrieve", "200"): _FOLLOW_GAME,
     ("games_moves_create", "200"): _FOLLOW_GAME,
     ("games_undo", "200"): _FOLLOW_GAME,
+}
+
+
+# Examples of request bodies (by component) and of parameters (by name): the docs show them, and
+# schemathesis's examples phase sends them (tests/site/test_schemathesis.py).
+BODY_EXAMPLES: dict[str, Any] = {
+    "Credentials": {"username": "lena", "password": "Klondike-1896"},
+    "GameStart": {"code": "YU1-C-AAAAAAB"},
+    "MovePlay": {"from": "t7", "card": "TS", "to": "t2", "seq": 0},
+    "Undo": {"seq": 1},
+    "PlayerSettings": {"double_click": True, "drop_hints": True, "interactive_rules": True, "auto_drop": False},
+    "PatchedPlayerSettings": {"auto_drop": True},
+    "TokenCreate": {"name": "my bot"},
+}
+PARAMETER_EXAMPLES: dict[str, Any] = {
+    "day": "2026-11-30",
+    "username": "lena",
+    "game_id": "0b7e4c8e-1f0a-4d56-9a3e-5c2d8f1e6b74",
+    "token_id": 1,
+    "page": 1,
+    "page_size": 20,
+    "Idempotency-Key": "move-0b7e4c8e-7",
 }
 
 
@@ -112,4 +141,18 @@ def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool
         if operation is None:
             continue  # not in this schema (e.g. a schema generated for part of the API)
         operation["responses"][status]["links"] = links
+    return result
+
+
+def add_examples(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Add :data:`BODY_EXAMPLES` to the request bodies' components and :data:`PARAMETER_EXAMPLES` to
+    the parameters (where none is given)."""
+    components = result.get("components", {}).get("schemas", {})
+    for name, example in BODY_EXAMPLES.items():
+        if name in components:
+            components[name].setdefault("example", example)
+    for _, operation in _operations(result):
+        for parameter in operation.get("parameters", []):
+            if parameter.get("name") in PARAMETER_EXAMPLES:
+                parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
     return result

@@ -10,3 +10,24 @@ class ErrorSerializer(serializers.Serializer):
 
     error = serializers.CharField(help_text="Machine-readable code, e.g. `does_not_fit`, `stale`, `not_found`.")
     detail = serializers.CharField(help_text="What went wrong, in German (default) or English.")
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON ``true`` or ``false``, nothing else: DRF's own also takes 0, 1, "yes", "on"..., which
+    the schema (``type: boolean``) does not allow (schemathesis found ``"auto_drop": 0`` accepted)."""
+
+    def to_internal_value(self, data: object) -> bool:
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)
+        raise AssertionError("unreachable")
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string, nothing else: DRF's own turns numbers into text, which the schema
+    (``type: string``) does not allow (schemathesis found ``{"name": 0}`` accepted)."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
@@ -67,8 +68,9 @@ class _Throttle(SimpleRateThrottle):
 class PlayerThrottle(_Throttle):
     """Per account, or per guest session (per IP for a request with neither).
 
-    A token client counts by its token, which is its account's one token: so the counter is known
-    before the token is looked up, and both go to Redis in one round trip (``ApiView.initial``).
+    A token client counts by its token: so the counter is known before the token is looked up, and
+    both go to Redis in one round trip (``ApiView.initial``). An account holds at most
+    ``accounts.services.MAX_TOKENS`` tokens, and the per-IP limit counts all of them together.
     """
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
@@ -94,10 +96,29 @@ class UsernameThrottle(_Throttle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data if isinstance(request.data, dict) else {}
-        username = data.get("username")
+        return self.username_key(data.get("username"))
+
+    def username_key(self, username: object) -> str | None:
         if not isinstance(username, str) or not username:
             return None
         return self.key(username.strip().lower()[:150])
+
+
+class FormUsernameThrottle(UsernameThrottle):
+    """Per username of a login form (the admin's): the same counter as the API login's."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.username_key(request.POST.get("username"))
+
+
+def login_form_wait(request: HttpRequest) -> float | None:
+    """Count an attempt at a login form outside the API (the admin's) in the API login's limits
+    per IP and per username, so that neither door adds guesses to the other; returns how long to
+    wait when the attempt is over a limit (None: go on)."""
+    limits = throttles("auth_ip", "login_username", by=(IpThrottle, FormUsernameThrottle))
+    counted, _ = _count_limits(limits, request, None)  # type: ignore[arg-type]
+    waits = [limit.wait() or 0.0 for limit, count in counted if count > limit.num_requests]
+    return max(waits) if waits else None
 
 
 Counted = list[tuple["_Throttle", int]]  # each limit that applies, with its new count

@@ -1,12 +1,17 @@
-"""JSON answers for /api/ paths where Django itself answers (404, 400, 403, 500)."""
+"""JSON answers for /api/ paths where Django itself answers (404, 400, 403, 500), and the API docs page."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.views import SpectacularSwaggerView
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from .dependencies import is_dependency_error
 from .errors import error_body
@@ -67,3 +72,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if is_api(request):
         return api_error("server_error", 500)
     return defaults.server_error(request)
+
+
+class ApiDocsView(SpectacularSwaggerView):
+    """The browsable API docs (Swagger UI). Its only renderer is an HTML template, which has
+    nothing to show for the OPTIONS answer (a 500): that answer is JSON, as everywhere else."""
+
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return super().options(request, *args, **kwargs)

@@ -17,8 +17,8 @@
 #
 # Environment: BIND (default 127.0.0.1:$PORT), WEB_CONCURRENCY (processes; 2 per core),
 # WEB_THREADS (per process; 2), WEB_WORKER_LIFETIME (a process is replaced after this long,
-# which bounds its memory; 6h). Behind a load balancer, which must set X-Forwarded-Proto and
-# X-Forwarded-For (see NUM_PROXIES in .env.example).
+# which bounds its memory; 6h). Behind a load balancer, which must set X-Forwarded-Proto, and
+# X-Forwarded-For if NUM_PROXIES says to trust it (.env.example; 0 by default: not trusted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -16,7 +16,8 @@ functions the full path uses:
 * the request id and access line (:mod:`common.observability`), and the headers of Django's own
   security, locale, common and clickjacking middleware, applied to the answer by those middlewares.
 
-Everything else goes to Django as it came: another method or path, a session cookie instead of a
+Everything else goes to Django as it came: another method or path, a query string (which Django
+checks for NUL characters: ``common.middleware.RefuseNulMiddleware``), a session cookie instead of a
 token, an ``Idempotency-Key``, a host Django would refuse, plain HTTP where HTTPS is required, a
 body the shortcut does not take, a token that is not in the cache, revoked or of an inactive
 account, a rate limit reached. The limits counted by then are handed over with the request
@@ -175,7 +176,7 @@ class FastMoves:
 
 def _candidate(environ: dict[str, Any]) -> re.Match[str] | None:
     """The path's match if the request looks like a plain move or undo of a token client."""
-    if environ.get("REQUEST_METHOD") != "POST" or "HTTP_IDEMPOTENCY_KEY" in environ:
+    if environ.get("REQUEST_METHOD") != "POST" or "HTTP_IDEMPOTENCY_KEY" in environ or environ.get("QUERY_STRING"):
         return None
     if not environ.get("HTTP_AUTHORIZATION", "").startswith("Token "):
         return None

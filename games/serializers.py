@@ -8,6 +8,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.serializers import StrictBooleanField
+
 from .models import ReviewChoices, RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
@@ -99,8 +101,8 @@ class GameStartSerializer(serializers.Serializer):
         allow_blank=True,
         help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive).",
     )
-    daily = serializers.BooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
-    replace_untouched = serializers.BooleanField(
+    daily = StrictBooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
+    replace_untouched = StrictBooleanField(
         required=False,
         default=False,
         help_text="`true`: the caller's unfinished games without a move (never a daily game) are deleted "

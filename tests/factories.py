@@ -7,9 +7,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts import services as account_services
 from accounts.models import Profile
 from games.engine import Game as EngineGame
 from games.engine import GameCode
@@ -22,13 +22,18 @@ _numbers = itertools.count(1)
 def user(*, username: str | None = None, password: str = PASSWORD, **profile: bool) -> Any:
     account = get_user_model().objects.create_user(username=username or f"player{next(_numbers)}", password=password)
     Profile.objects.create(user=account, **profile)
-    Token.objects.create(user=account)
+    account.token, account.token_key = account_services.token_issue(user=account, name="factory")
     return account
+
+
+def token_key(account: Any) -> str:
+    """The key of the API token the factory gave the account (on this instance of it)."""
+    return str(account.token_key)
 
 
 def token_client(account: Any, **defaults: str) -> APIClient:
     client = APIClient(**defaults)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {account.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_key(account)}")
     return client
 
 

@@ -42,14 +42,13 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "common",  # first: its runserver (TCP_NODELAY) replaces staticfiles' one
-    "django.contrib.admin",
+    "yukon_site.apps.AdminConfig",  # django.contrib.admin, its login rate-limited
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
@@ -64,6 +63,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "common.middleware.RefuseNulMiddleware",  # after the locale: its answer is in the request's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -120,6 +120,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache, sessions ---------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if not DEBUG and not REDIS_URL:
+    # Without it each process would keep its own cache: every web process its own rate-limit
+    # counters (N processes, N times the limits) and its own token cache (a revoked token would
+    # live on in the others for a minute), and Celery would run the tasks inside the requests.
+    raise ImproperlyConfigured(
+        "DEBUG is off: set REDIS_URL (e.g. redis://127.0.0.1:6379/0). Production needs Redis, shared by "
+        "every process, for the rate limits, the token cache and the Celery broker."
+    )
 CACHES = {
     "default": (
         {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL}
@@ -224,6 +232,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
+    # OPTIONS: the view's name, media types and the schema's address (DRF's own asserted: 500).
+    "DEFAULT_METADATA_CLASS": "common.metadata.ApiMetadata",
     # How many proxies in front of the web processes append to X-Forwarded-For (1 behind one load
     # balancer). 0: the throttles count the connection's address and ignore that header, which a
     # client could otherwise set to anything to dodge the per-IP limits.
@@ -253,11 +263,12 @@ SPECTACULAR_SETTINGS = {
         "RuleEnum": "games.models.RuleChoices",
         "GameStatusEnum": "games.models.StatusChoices",
     },
-    # The errors every operation can answer, and links from a game's answers to its next steps.
+    # The errors every operation can answer, links from a game's answers to its next steps, examples.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.add_common_errors",
         "common.schema.add_links",
+        "common.schema.add_examples",
     ],
 }
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import Profile
+from accounts.models import ApiToken, Profile
 from tests import factories
 from tests.support import assert_error
 
@@ -69,7 +68,10 @@ def test_login_answers_the_username_and_the_token(guest, account):
     response = guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
 
     assert response.status_code == 200
-    assert response.json() == {"username": account.username, "token": account.auth_token.key}
+    body = response.json()
+    assert set(body) == {"username", "token"} and body["username"] == account.username
+    assert body["token"] != factories.token_key(account)  # a new token for every login
+    assert APIClient(HTTP_AUTHORIZATION=f"Token {body['token']}").get("/api/v1/auth/me").status_code == 200
     assert guest.get("/api/v1/auth/me").status_code == 200
 
 
@@ -102,15 +104,15 @@ def test_logout_with_a_token_revokes_it(account, player):
     assert player.post("/api/v1/auth/logout").status_code == 204
 
     assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
-    assert not Token.objects.filter(user=account).exists()
+    assert not ApiToken.objects.filter(user=account).exists()
     relogin = APIClient().post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
-    assert relogin.status_code == 200 and Token.objects.filter(user=account).exists()
+    assert relogin.status_code == 200 and ApiToken.objects.filter(user=account).count() == 1
 
 
 def test_a_token_deleted_elsewhere_stops_working_at_once(account, player):
     assert player.get("/api/v1/auth/me").status_code == 200  # the token's account is now cached
 
-    Token.objects.filter(user=account).delete()  # as the admin, or a logout on another web process
+    ApiToken.objects.filter(user=account).delete()  # as the admin, or a logout on another web process
 
     assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
 

@@ -83,7 +83,7 @@ def send(app: Any, method: str, path: str, body: Any = None, **headers: str) -> 
 
 @pytest.fixture
 def token(account: Any) -> str:
-    key = account.auth_token.key
+    key = factories.token_key(account)
     # The first request of a token reads it from the database (Django's path) and caches it.
     assert send(application, "GET", "/api/v1/games", Authorization=f"Token {key}").status_code == 200
     return key
@@ -194,7 +194,7 @@ def test_a_malformed_body_is_answered_by_django_and_counts_once(token, twins, bo
 
 
 def test_a_revoked_token_is_refused_at_once(account, token, twins):
-    account.auth_token.delete()  # logout
+    account.token.delete()  # a logout, or a revocation on another web process
     answer = move(token, twins[0])
     assert not answer.fast
     assert answer.status_code == 401 and answer.json()["error"] == "authentication_failed"
@@ -229,7 +229,7 @@ def test_other_requests_go_to_django(token, twins, headers, status):
 
 
 def test_a_token_not_yet_cached_is_read_by_django_then_the_fast_path_takes_over(account, twins):
-    auth = {"Authorization": f"Token {account.auth_token.key}"}
+    auth = {"Authorization": f"Token {factories.token_key(account)}"}
     first = send(
         application, "POST", f"/api/v1/games/{twins[0]}/moves", {"from": "t7", "card": "TS", "to": "t2"}, **auth
     )

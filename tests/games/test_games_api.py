@@ -134,8 +134,10 @@ def test_a_game_that_does_not_exist_is_not_found(player):
 
 @pytest.mark.parametrize("game_id", ["123", "not-a-uuid", "00000000-0000-0000-0000-00000000000g", "%00"])
 def test_an_id_that_is_no_uuid_is_a_json_not_found(player, game_id):
-    assert_error(player.get(f"/api/v1/games/{game_id}"), 404, "not_found")
-    assert_error(player.post(f"/api/v1/games/{game_id}/moves", {"from": "t1", "to": "f"}), 404, "not_found")
+    # (a NUL is refused before any view: tests/site/test_nul_characters.py)
+    status, code = (400, "bad_character") if game_id == "%00" else (404, "not_found")
+    assert_error(player.get(f"/api/v1/games/{game_id}"), status, code)
+    assert_error(player.post(f"/api/v1/games/{game_id}/moves", {"from": "t1", "to": "f"}), status, code)
 
 
 def test_the_game_list_holds_only_ones_own_games_newest_first_and_is_paginated(account, player):

@@ -71,3 +71,20 @@ def test_a_page_size_that_is_no_number_is_refused_not_ignored(player, page_size)
 @pytest.mark.parametrize("page_size", ["0", "-3", "100000", " 7 "])
 def test_a_numeric_page_size_out_of_range_still_falls_back_or_is_capped(player, page_size):
     assert player.get("/api/v1/games", {"page_size": page_size}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body"),
+    [
+        ("patch", "/api/v1/auth/settings", {"auto_drop": 0}),
+        ("patch", "/api/v1/auth/settings", {"auto_drop": "yes"}),
+        ("post", "/api/v1/games", {"daily": 0}),
+        ("post", "/api/v1/auth/tokens", {"name": 0}),
+        ("post", "/api/v1/auth/register", {"username": 1898, "password": "Klondike-1896"}),
+        ("post", "/api/v1/auth/login", {"username": "lena", "password": 12345678}),
+    ],
+)
+def test_a_number_is_no_boolean_and_no_text(player, method, url, body):
+    """Found by schemathesis's coverage phase: DRF took 0 for false and 0 for "0", though the schema
+    says boolean and string."""
+    assert_error(getattr(player, method)(url, body, format="json"), 400, "bad_request")

@@ -132,6 +132,7 @@ def test_production_settings_pass_djangos_deployment_checks() -> None:
         **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "REDIS_URL": "redis://127.0.0.1:6379/0",  # (not connected to: a check needs none)
         "SECURE_HSTS_PRELOAD": "1",
         "ALLOWED_HOSTS": "yukon.example",
     }
@@ -159,6 +160,26 @@ def test_production_settings_pass_djangos_deployment_checks() -> None:
         timeout=120,
     )
     assert probe.stdout.split() == ["31536000", "True", "True", "True"], probe.stderr
+
+
+def test_production_refuses_to_start_without_redis() -> None:
+    """Found by an outside audit: with DEBUG=0 and no REDIS_URL the service started with a cache
+    of each process's own (rate limits per process, revoked tokens alive elsewhere)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'yukon_site.settings'; django.setup()",
+        ],
+        cwd=ROOT,
+        env={**env, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and "set REDIS_URL" in out.stderr, out.stderr[-2000:]
 
 
 def test_production_refuses_to_start_with_the_public_development_key() -> None:

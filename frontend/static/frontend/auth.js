@@ -9,9 +9,18 @@ const form = document.getElementById("auth-form");
 const error = document.getElementById("auth-error");
 const mode = form.dataset.mode; // "login" | "signup"
 
+// Where to go after logging in: ?next= if it is a page of this site, else the table. Checked on
+// the URL the browser makes of it, not on its text: "/\evil.example" and "/\t/evil.example" look
+// like paths but resolve to another site (a backslash counts as a slash, a tab is dropped).
 function nextUrl() {
   const next = new URLSearchParams(location.search).get("next") || "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  try {
+    const url = new URL(next, location.origin);
+    if (url.origin === location.origin) return url.href;
+  } catch {
+    // not a URL at all
+  }
+  return "/";
 }
 
 // The other form (log in <-> sign up) keeps where to go afterwards.

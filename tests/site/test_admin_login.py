@@ -1,0 +1,92 @@
+"""The admin's login is rate-limited like the API login: per IP and per username, the same counters.
+
+Found by an outside audit: ``/admin/login/`` took any number of password guesses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tests import factories
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("steady_throttle_window")]
+
+LOGIN = "/admin/login/"
+
+
+@pytest.fixture
+def staff(db: Any) -> Any:
+    return get_user_model().objects.create_superuser("boss", password=factories.PASSWORD)
+
+
+def _rates(settings: Any, **rates: str) -> None:
+    current = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**current, **rates}}
+
+
+def _attempt(client: Client, username: str, password: str, address: str = "10.1.1.1", **headers: str) -> Any:
+    return client.post(
+        LOGIN, {"username": username, "password": password, "next": "/admin/"}, REMOTE_ADDR=address, **headers
+    )
+
+
+def _logged_in(client: Client) -> bool:
+    return client.get("/admin/").status_code == 200
+
+
+def test_the_right_password_logs_staff_in_under_the_limit(staff: Any) -> None:
+    client = Client()
+
+    response = _attempt(client, "boss", factories.PASSWORD)
+
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+    assert _logged_in(client)
+
+
+def test_over_the_per_username_limit_even_the_right_password_is_refused(staff: Any, settings: Any) -> None:
+    _rates(settings, login_username="2/minute")
+    for address in ("10.0.0.1", "10.0.0.2"):
+        assert _attempt(Client(), "boss", "guess", address).status_code == 200  # the form's "wrong password"
+    client = Client()
+
+    response = _attempt(client, "BOSS", factories.PASSWORD, "10.0.0.3", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) >= 1
+    assert "Too many requests" in response.content.decode()
+    assert 'name="username"' in response.content.decode()  # the login page, with its error
+    assert not _logged_in(client)
+
+
+def test_over_the_per_ip_limit_even_the_right_password_is_refused(staff: Any, settings: Any) -> None:
+    _rates(settings, auth_ip="2/minute")
+    for name in ("someone", "else"):
+        _attempt(Client(), name, "guess", "10.0.0.9")
+    client = Client()
+
+    response = _attempt(client, "boss", factories.PASSWORD, "10.0.0.9")
+
+    assert response.status_code == 429
+    assert "Zu viele Anfragen" in response.content.decode()
+    assert not _logged_in(client)
+    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.10").status_code == 302  # another address
+
+
+def test_guesses_at_the_api_login_count_for_the_admin_login_too(staff: Any, settings: Any, guest: Any) -> None:
+    _rates(settings, login_username="2/minute")
+    for address in ("10.0.0.1", "10.0.0.2"):
+        guest.post("/api/v1/auth/login", {"username": "boss", "password": "guess"}, REMOTE_ADDR=address)
+
+    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.3").status_code == 429
+
+
+def test_looking_at_the_login_page_counts_nothing(staff: Any, settings: Any) -> None:
+    _rates(settings, auth_ip="1/minute")
+    for _ in range(3):
+        assert Client().get(LOGIN, REMOTE_ADDR="10.0.0.5").status_code == 200
+
+    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.5").status_code == 302
