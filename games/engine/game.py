@@ -406,7 +406,7 @@ class Game:
             return NotImplemented
         return self.to_state() == other.to_state()
 
-    __hash__ = None  # type: ignore[assignment]
+    # Equal games are unhashable: with __eq__ and no __hash__, Python sets __hash__ to None.
 
     def __repr__(self) -> str:
         return f"<Game {self.code} moves={self.moves} score={self.score} {self.status}>"

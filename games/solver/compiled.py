@@ -19,8 +19,8 @@ same node counts as :class:`.solve._Search` for the plain order), and the deadlo
 * :func:`deadlocked_key`: the deadlock check on the position key the Python search keeps
   (``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first).
 
-The same deadlock check in plain Python is ``tests/engine/deadlock_reference.py``, and
-``tests/engine/test_solver.py`` holds both searches and both checks to the same answers.
+The same deadlock check in plain Python is ``tests/solver/deadlock_reference.py``, and
+``tests/solver/test_solver.py`` holds both searches and both checks to the same answers.
 
 numba comes as a wheel; the first call in a process compiles the loops (a few seconds) or loads
 them from numba's cache (``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``):
@@ -37,9 +37,10 @@ from typing import Final
 import numpy as np
 from numba import njit, objmode
 
-from . import solve
-from .cards import RANK, SUIT
-from .game import GROUP_LIMIT, Game
+from games.engine.cards import RANK, SUIT
+from games.engine.game import GROUP_LIMIT, Game
+
+from . import search as solve
 
 __all__ = ["Searches", "deadlocked_key", "plain_search", "warm_up"]
 
@@ -378,7 +379,7 @@ def _grow_known(keys, dead):
 
 @njit(cache=True)
 def _dead(cols, lens, down, fnd, parents, rank, suit):
-    """The steps of ``tests/engine/deadlock_reference.py``, on the position's arrays."""
+    """The steps of ``tests/solver/deadlock_reference.py``, on the position's arrays."""
     return _dead_in(cols, lens, down, fnd, parents, rank, suit, np.zeros((8, 52), dtype=np.int64))
 
 

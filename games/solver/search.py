@@ -31,7 +31,7 @@ only *sound* reductions, so that "not winnable" is a proof:
   found by starting from the whole tableau and taking out every card that could move first. The
   look is skipped (never unsound) after moves that measurably never lock anything: moves up,
   take-backs, and moves that empty a column. It was about two thirds of the work in plain Python,
-  so it runs compiled (:mod:`.compiled`, numba; ``tests/engine/deadlock_reference.py`` is the
+  so it runs compiled (:mod:`.compiled`, numba; ``tests/solver/deadlock_reference.py`` is the
   same check in plain Python, and the tests hold the two to the same answers), and so does the
   plain search (the same moves in the same order, node for node).
 
@@ -99,11 +99,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import RANK, RED, SUIT
-from .codes import MAX_NUMBER, GameCode, Rule
-from .errors import BadCode
-from .game import GROUP_LIMIT, Game
-from .moves import FOUNDATION, Move
+from games.engine.cards import RANK, RED, SUIT
+from games.engine.codes import MAX_NUMBER, GameCode, Rule
+from games.engine.errors import BadCode
+from games.engine.game import GROUP_LIMIT, Game
+from games.engine.moves import FOUNDATION, Move
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -720,7 +720,7 @@ def solve(
     return SolveResult(Verdict.UNKNOWN, None, spent, _clock() - begin)
 
 
-# -- measuring: ``python -m games.engine.solve`` ----------------------------------------------
+# -- measuring: ``python -m games.solver.search`` ----------------------------------------------
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) of a share.
 
@@ -796,7 +796,7 @@ def sample(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engine.solve",
+        prog="python -m games.solver.search",
         description="Solve one game code and print the winning moves, or measure a sample of random deals.",
     )
     parser.add_argument("code", nargs="?", help="a game code such as YU1-C-AAAAAAB")

@@ -1,18 +1,18 @@
 """The solver's deadlock check in plain Python: the reference the compiled one is tested against.
 
-:mod:`games.engine.compiled` runs this same check (numba, on the search's position key) in the
+:mod:`games.solver.compiled` runs this same check (numba, on the search's position key) in the
 solver; ``test_solver.py`` compares the two on the positions of real searches. The check itself is
-described in the module doc of :mod:`games.engine.solve`.
+described in the module doc of :mod:`games.solver.search`.
 """
 
 from __future__ import annotations
 
 from games.engine.cards import RANK, SUIT
-from games.engine.solve import _PARENTS
+from games.solver.search import _PARENTS
 
 
 def deadlocked(columns: list[list[int]], down: list[int], foundations: list[int], relaxed: bool) -> bool:
-    """The deadlock check of the module doc of :mod:`games.engine.solve`, on any position.
+    """The deadlock check of the module doc of :mod:`games.solver.search`, on any position.
 
     ``X`` starts as every card of the tableau; a card that could make the first move of ``X`` (as
     the bottom card of a group, or up to its foundation) leaves it, until none is left to leave.

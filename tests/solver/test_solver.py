@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import FOUNDATION, Game, Move, Rule, compiled
-from games.engine import solve as solve_module
+from games.engine import FOUNDATION, Game, Move, Rule
 from games.engine.codes import GameCode
-from games.engine.hint import hint, still_winnable
-from games.engine.solve import SolveResult, Verdict, is_deadlocked, solve, wilson
+from games.solver import compiled
+from games.solver import search as solve_module
+from games.solver.hint import hint, still_winnable
+from games.solver.search import SolveResult, Verdict, is_deadlocked, solve, wilson
 
 from .deadlock_reference import deadlocked as deadlocked_in_python
 
@@ -237,7 +238,7 @@ def test_wilson_interval_brackets_the_share() -> None:
 
 def test_cli_prints_the_verdict_and_the_moves() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "games.engine.solve", "YU1-C-AAAAAAB"],
+        [sys.executable, "-m", "games.solver.search", "YU1-C-AAAAAAB"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -250,7 +251,7 @@ def test_cli_prints_the_verdict_and_the_moves() -> None:
 
 def test_cli_sample_prints_shares_with_intervals() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "games.engine.solve", "--sample", "3", "--rule", "R", "--budget-seconds", "1"],
+        [sys.executable, "-m", "games.solver.search", "--sample", "3", "--rule", "R", "--budget-seconds", "1"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -25,10 +25,11 @@ import random
 from collections import Counter
 from typing import Final, Literal
 
-from .cards import CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, parse_card
-from .game import Game
-from .moves import FOUNDATION, Move
-from .solve import Verdict, solve
+from games.engine.cards import CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, parse_card
+from games.engine.game import Game
+from games.engine.moves import FOUNDATION, Move
+
+from .search import Verdict, solve
 
 __all__ = ["HINT_NODES", "HINT_SAMPLES", "WINNABLE_NODES", "hint", "still_winnable"]
 
