@@ -25,9 +25,9 @@ import random
 from collections import Counter
 from typing import Final, Literal
 
-from games.engine.cards import CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, parse_card
+from games.engine.cards import ACE, CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, card_of, fits, parse_card
 from games.engine.game import Game
-from games.engine.moves import FOUNDATION, Move
+from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move
 
 from .search import Verdict, solve
 
@@ -63,7 +63,7 @@ def _visible(game: Game) -> tuple[list[list[int]], list[int], list[int], str]:
 def _sampled_games(game: Game, samples: int) -> list[Game]:
     faces, down, tops, text = _visible(game)
     seen = {c for col in faces for c in col}
-    seen.update(s * 13 + r - 1 for s in range(4) for r in range(1, tops[s] + 1))
+    seen.update(card_of(s, r) for s in range(4) for r in range(ACE, tops[s] + 1))
     unseen = [c for c in range(52) if c not in seen]
     seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
     rng = random.Random(seed)
@@ -92,12 +92,13 @@ def _rule_of_thumb(game: Game) -> Move | None:
         col = columns[move.src]
         index = len(col) - 1 if move.card is None else col.index(move.card, down[move.src])
         flips = down[move.src] > 0 and index == down[move.src]
-        if move.dst == FOUNDATION:
+        if move.dst == TO_FOUNDATION:
             return (5 if flips else 3, down[move.src])
         if flips:
             return (4, down[move.src])
         if index == 0:
-            return (1, 0) if RANK[col[0]] == 13 else (2, 0)  # a King at the bottom gains nothing
+            # a card that could go into an empty column gains nothing by leaving one
+            return (1, 0) if fits(col[0], None, relaxed=game.relaxed) else (2, 0)
         below = col[index - 1]
         return (2 if game.foundations[SUIT[below]] == RANK[below] - 1 else 1, 0)
 

@@ -103,7 +103,7 @@ from games.engine.cards import RANK, RED, SUIT
 from games.engine.codes import MAX_NUMBER, GameCode, Rule
 from games.engine.errors import BadCode
 from games.engine.game import GROUP_LIMIT, Game
-from games.engine.moves import FOUNDATION, Move
+from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -550,10 +550,10 @@ def _engine_move(move: _InternalMove, columns: list[list[int]]) -> Move:
     kind = move[0]
     if kind == _TABLEAU:
         _, s, i, t, _n = move
-        return Move(s, t, columns[s][i])
+        return Move(Source(s), Target(t), columns[s][i])
     if kind == _UP:
-        return Move(move[1], FOUNDATION)
-    return Move(FOUNDATION + move[1], move[2])
+        return Move(Source(move[1]), TO_FOUNDATION)
+    return Move(Source(FOUNDATION + move[1]), Target(move[2]))
 
 
 def _without_loops(game: Game, line: list[_InternalMove]) -> list[_InternalMove]:
