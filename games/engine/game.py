@@ -381,6 +381,13 @@ class Game:
         game.last = None if last is None else MoveResult(None, last[0], last[1])
         return game
 
+    def copy(self) -> Game:
+        """An independent copy: the same position, score, counters, undo history and last result."""
+        game = Game(self.code, [list(col) for col in self.columns], list(self.down), list(self.foundations))
+        game.score, game.moves, game.last = self.score, self.moves, self.last
+        game.history.extend(self.history)
+        return game
+
     @classmethod
     def replay(cls, code: GameCode | str, entries: Iterable[str]) -> Game:
         """The game after the logged moves (``str(move)`` texts, or ``"undo"``)."""

@@ -1,15 +1,10 @@
 """Help for practice games: a fair hint, and "is this game still winnable?".
 
-:func:`hint` looks only at what the player sees (``game.view()``: the face-up cards, how many
-cards are face down in each column, the foundations). It deals the cards still unseen into the
-face-down places a few times, with a random source seeded from that view alone, solves each
-sampled position with a small node budget (no clock: the same view always gives the same hint)
-and returns the move that most often starts a win. When no sample is solved it falls back to a
-plain rule of thumb (uncover a card, then go to a foundation, ...).
-
-:func:`still_winnable` answers about the *real* deal, face-down cards included: the question is
-whether this very game can still be won, which only the full position decides. It says one bit
-about the hidden cards, which is why it is for practice games only (never today's daily deal).
+:func:`hint` sees only what the player sees (``game.view()``): it deals the unseen cards into
+the face-down places a few times, from a seed of that view alone, solves each sample with a
+small node budget (no clock: the same view, the same hint) and returns the move that most often
+starts a win, or a rule of thumb if none is solved. :func:`still_winnable` answers about the real
+deal, face-down cards included, so it is for practice games only (never today's daily deal).
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> str(hint(game))
@@ -35,7 +30,7 @@ __all__ = ["HINT_NODES", "HINT_SAMPLES", "WINNABLE_NODES", "hint", "still_winnab
 
 HINT_SAMPLES: Final = 5
 HINT_NODES: Final = 6_000  # per sample
-WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (3.7 % of fresh classic deals unknown; 1M: 3.0 %, 0.9 s)
+WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (what it leaves unknown: README)
 
 Answer = Literal["yes", "no", "unknown"]
 

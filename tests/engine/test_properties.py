@@ -74,6 +74,20 @@ def test_replaying_the_log_gives_the_live_state(code: GameCode, picks: list[int]
 
 @SETTINGS
 @given(codes, choices)
+def test_a_copy_is_equal_and_goes_its_own_way(code: GameCode, picks: list[int]) -> None:
+    game = Game.new(code)
+    random_play(game, picks)
+    before = game.to_state()
+    copy = game.copy()
+    assert copy == game and copy.last == game.last
+    random_play(copy, [1, 2, 3, 7, 5, 14])
+    if game.history:
+        copy.undo()
+    assert game.to_state() == before
+
+
+@SETTINGS
+@given(codes, choices)
 def test_games_stored_in_the_first_state_format_still_read_and_undo(code: GameCode, picks: list[int]) -> None:
     game = Game.new(code)
     random_play(game, picks)

@@ -10,13 +10,11 @@ from pathlib import Path
 import pytest
 
 from games.engine import FOUNDATION, Game, Move, Rule
-from games.engine.codes import GameCode
-from games.solver import compiled
-from games.solver import search as solve_module
-from games.solver.hint import hint, still_winnable
-from games.solver.search import SolveResult, Verdict, is_deadlocked, solve, wilson
+from games.solver import SolveResult, Verdict, hint, solve, still_winnable
+from games.solver.compiled import is_deadlocked
+from games.solver.measure import wilson
 
-from .deadlock_reference import deadlocked as deadlocked_in_python
+from .positions import small_position
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC_WINS = ["YU1-C-AAAAAAB", "YU1-C-AAAAAAA", "YU1-C-PUBNLKN", "YU1-C-KQCMDNG", "YU1-C-JBOCVFV"]
@@ -38,6 +36,11 @@ def test_every_solution_replays_to_a_win_with_625_points(code: str) -> None:
     assert game.is_won
     if not any(move.src >= FOUNDATION for move in result.moves):
         assert game.score == 625
+    positions = [Game.from_code(code)]  # no loops: the line never comes back to a position
+    for move in result.moves:
+        positions.append(positions[-1].copy())
+        positions[-1].play(move)
+    assert len({str(p.to_state()["t"]) for p in positions}) == len(positions)
 
 
 def test_solving_leaves_the_game_as_it_was() -> None:
@@ -142,27 +145,6 @@ def brute_force_winnable_without_take_backs(game: Game) -> bool:
     return False
 
 
-def small_position(rng: random.Random, rule: Rule, left: int) -> Game:
-    while True:
-        tops = [13, 13, 13, 13]
-        for _ in range(left):
-            tops[rng.randrange(4)] -= 1
-        if min(tops) >= 0:
-            break
-    cards = [s * 13 + r - 1 for s in range(4) for r in range(tops[s] + 1, 14)]
-    rng.shuffle(cards)
-    names = ["A23456789TJQK"[c % 13] + "SHDC"[c // 13] for c in cards]
-    columns: list[list[str]] = [[] for _ in range(7)]
-    for name in names:
-        columns[rng.randrange(7)].append(name)
-    layout = []
-    for col in columns:
-        hidden = rng.randrange(len(col)) if col else 0
-        layout.append([n.lower() if i < hidden else n for i, n in enumerate(col)])
-    foundations = {s: ("A23456789TJQK"[t - 1] + s if t else None) for s, t in zip("SHDC", tops, strict=True)}
-    return Game.from_layout(layout, foundations, rule=rule)
-
-
 @pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
 def test_the_solver_agrees_with_a_brute_force_on_small_positions(rule: Rule) -> None:
     """Every win the brute force finds (it leaves out take-backs, which would let it wander
@@ -238,7 +220,7 @@ def test_wilson_interval_brackets_the_share() -> None:
 
 def test_cli_prints_the_verdict_and_the_moves() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "games.solver.search", "YU1-C-AAAAAAB"],
+        [sys.executable, "-m", "games.solver", "YU1-C-AAAAAAB"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -251,7 +233,7 @@ def test_cli_prints_the_verdict_and_the_moves() -> None:
 
 def test_cli_sample_prints_shares_with_intervals() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "games.solver.search", "--sample", "3", "--rule", "R", "--budget-seconds", "1"],
+        [sys.executable, "-m", "games.solver", "--sample", "3", "--rule", "R", "--budget-seconds", "1"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -259,185 +241,3 @@ def test_cli_sample_prints_shares_with_intervals() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "relaxed: 3 random deals" in out.stdout and "95 % CI" in out.stdout and "median" in out.stdout
-
-
-# -- the reductions never turn a winnable position into a lost one ----------------------------
-def verdict_of_one_plain_search(game: Game) -> Verdict:
-    """One depth-first search, no restarts: nothing proven lost is carried from one search to the next."""
-    line = solve_module._Search(game).run(None, None)
-    return Verdict.NOT_WINNABLE if line is None else Verdict.WINNABLE
-
-
-@pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
-def test_remembered_lost_positions_and_the_group_rule_change_no_verdict(
-    rule: Rule, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Many tiny restarts, so that the positions one search proves lost are used by the next: the
-    verdicts are those of one plain search, and those of a search that moves a group twice."""
-    rng = random.Random(11)
-    positions = [small_position(rng, rule, rng.randrange(25, 36)) for _ in range(60)]
-    with_group_rule = [verdict_of_one_plain_search(game) for game in positions]
-    original_moves = solve_module._Search.moves
-    monkeypatch.setattr(solve_module._Search, "moves", lambda self, group=-1: original_moves(self))
-    without_group_rule = [verdict_of_one_plain_search(game) for game in positions]
-    monkeypatch.undo()
-    assert with_group_rule == without_group_rule
-    assert Verdict.WINNABLE in with_group_rule
-    assert rule is Rule.RELAXED or Verdict.NOT_WINNABLE in with_group_rule
-    monkeypatch.setattr(solve_module, "_FIRST_NODES", 20)
-    monkeypatch.setattr(solve_module, "_RESTART_NODES", 5)
-    for game, expected in zip(positions, with_group_rule, strict=True):
-        result = solve(game, max_seconds=None, max_nodes=None)
-        assert result.verdict is expected, game.to_state()
-
-
-@pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
-def test_the_compiled_deadlock_check_answers_as_the_python_one(rule: Rule, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every position the search looks at, on deals and on random positions with cards up (take-backs,
-    cards far from home): the compiled check gives the pure-Python check's answer."""
-    compiled = solve_module._deadlock_check()
-    looked_at: list[tuple[bytes, list[int], bool, bool]] = []
-
-    def recording(key: bytes, foundations: list[int], relaxed: bool) -> bool:
-        answer = compiled(key, foundations, relaxed)
-        looked_at.append((key, list(foundations), relaxed, answer))
-        return answer
-
-    monkeypatch.setattr(solve_module, "_deadlock_check", lambda: recording)
-    rng = random.Random(3)
-    # Deals that are lost in classic (long searches), and random positions.
-    games = [Game.from_code(f"YU1-{rule.value[0].upper()}-{deal}") for deal in ("QCKXOYH", "UFALKGR")]
-    games += [small_position(rng, rule, rng.randrange(20, 40)) for _ in range(20)]
-    for game in games:
-        try:
-            solve_module._Search(game).run(20_000, None)  # the Python search: it asks the check
-        except solve_module._OutOfBudget:
-            pass
-    assert len(looked_at) > (3_000 if rule is Rule.CLASSIC else 500)
-    # A search in relaxed hardly ever makes a dead position; this one is (4S can never leave 3S).
-    cards = [r + s for s in "SHDC" for r in "6789TJQK"]
-    layout = [["5h", "5d", "5c", "5s", "3s", "4S"]] + [cards[i::6] for i in range(6)]
-    stuck = solve_module._Search(Game.from_layout(layout, {"S": "2S", "H": "4H", "D": "4D", "C": "4C"}, rule=rule))
-    recording(stuck.key(), stuck.fnd, stuck.relaxed)
-    dead = 0
-    for key, foundations, relaxed, answer in looked_at:
-        columns, down = columns_of_key(key)
-        assert deadlocked_in_python(columns, down, foundations, relaxed) is answer, (columns, down, foundations)
-        dead += answer
-    assert 0 < dead < len(looked_at)
-
-
-@pytest.mark.parametrize("rule", [Rule.CLASSIC, Rule.RELAXED])
-def test_the_compiled_plain_search_is_the_python_one(rule: Rule) -> None:
-    """Same verdict after the same number of nodes, on random positions (many lost in classic) and
-    on deals; every line it finds wins when the engine plays it."""
-    rng = random.Random(5)
-    games = [small_position(rng, rule, rng.randrange(28, 42)) for _ in range(60)]
-    games += [Game.from_code(f"YU1-{rule.value[0].upper()}-{deal}") for deal in ("QCKXOYH", "AAAAAAB", "FJSSONA")]
-    outcomes = []
-    for game in games:
-        search = solve_module._Search(game)
-        try:
-            line = search.run(200_000, None)
-        except solve_module._OutOfBudget:
-            continue
-        status, nodes, compiled_line = compiled.plain_search(game, 200_000, None)
-        assert (status, nodes) == (compiled.LOST if line is None else compiled.WON, search.nodes), game.to_state()
-        if compiled_line:
-            solve_module._replay(game, compiled_line)  # raises unless the engine wins with it
-        outcomes.append(status)
-    assert len(outcomes) >= 50 and compiled.WON in outcomes
-    assert rule is Rule.RELAXED or outcomes.count(compiled.LOST) >= 5
-
-
-def columns_of_key(key: bytes) -> tuple[list[list[int]], list[int]]:
-    """The columns and face-down counts of a search's position key (``100 + face-down``, then the cards)."""
-    columns: list[list[int]] = []
-    down: list[int] = []
-    for byte in key:
-        if byte >= 100:
-            columns.append([])
-            down.append(byte - 100)
-        else:
-            columns[-1].append(byte)
-    while len(columns) < 7:
-        columns.append([])
-        down.append(0)
-    return columns, down
-
-
-def test_deals_keep_their_verdicts_without_the_remembered_lost_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random deals, solved with and without the searches of one solve sharing what they learn."""
-    codes = [GameCode(Rule.CLASSIC, number) for number in random.Random(5).sample(range(10**9), 12)]
-    codes += [GameCode.parse(code) for code in ("YU1-C-QCKXOYH", "YU1-C-FJSSONA")]  # lost ones
-    shared = [solve(Game.new(code), max_seconds=None, max_nodes=300_000).verdict for code in codes]
-    monkeypatch.setattr(compiled.Searches, "share", False)
-    alone = [solve(Game.new(code), max_seconds=None, max_nodes=300_000).verdict for code in codes]
-    for a, b in zip(shared, alone, strict=True):
-        assert Verdict.UNKNOWN in (a, b) or a is b
-    assert Verdict.NOT_WINNABLE in shared and Verdict.WINNABLE in shared
-
-
-# -- the canonical search (classic): families of positions linked by swaps ---------------------
-#: Won positions (found in random play) whose every win starts with a swap and then a move onto
-#: the group the swap moved: a first version of the canonical search missed that move, and called
-#: them lost.
-WON_ONLY_THROUGH_THE_SWAPPED_GROUP = [
-    (["KH7H6S", "8hQD4S3S6H2H", "9c5dQSKS9HQCJH", "jdth8sKD2C", "tc5hQH", "7sjc3dts6d5C6C4H9D8C7CTD9S8D",
-      "jskcah3cad2s4D4C3H5S7D2D"], [1, 0, 0, 1]),
-    (["4C3H2SAH", "QD", "7ckd4S", "jd9c6D5C8D", "5d8s9d7sTS9H8CKC7D", "kh4htd5s6sTCAC2C3S2DAS6H3C9S8H2H",
-      "qsksjc4d3dqcQHJSTHJH5H7H6C"], [0, 0, 1, 0]),
-    (["7D6S5D4S3D2SAH", "ks2DAS3HAC2CAD", "9dJHTS", "3sjd9s5C8D7S6HKCQHJSTDJC7H6C5H4C3CTH", "qd8c4hQC",
-      "6d9ckh2h8H7C", "9hqs8s4dtckd5S"], [0, 0, 0, 0]),
-    (["4C3D", "jd7S8S7DKC", "9cadQCJH", "ah6c2h6H6D3H7C", "tdts3sth6S5H4S4D9SKSQHJC2D3C", "8hkh2s5dKDQS",
-      "8dtcjsqd5S4H5C9D9H8C7H"], [1, 0, 0, 2]),
-]  # fmt: skip
-
-
-def position(columns: list[str], foundations: list[int]) -> Game:
-    state = {"v": 2, "code": "YU1-C-AAAAAAA", "t": columns, "f": foundations, "score": 0, "moves": 0}
-    return Game.from_state({**state, "h": "", "last": None})
-
-
-@pytest.mark.parametrize(("columns", "foundations"), WON_ONLY_THROUGH_THE_SWAPPED_GROUP)
-def test_the_canonical_search_finds_wins_that_need_a_family_member(columns: list[str], foundations: list[int]) -> None:
-    game = position(columns, foundations)
-    status, _, line = compiled.Searches(game).run(None, None, canon=True)
-    assert status == compiled.WON
-    solve_module._replay(game, line)  # raises unless the engine wins with it
-
-
-def played_into(rng: random.Random, moves: int) -> Game:
-    """A classic deal after random legal moves (take-backs included)."""
-    game = Game.new(GameCode(Rule.CLASSIC, rng.randrange(10**9)))
-    for _ in range(moves):
-        legal = game.legal_moves()
-        if not legal or game.is_won:
-            break
-        game.play(rng.choice(legal))
-    return game
-
-
-def test_the_canonical_search_keeps_the_plain_verdicts() -> None:
-    """Random positions and deals played into at random: the canonical search (fewer nodes) gives
-    the plain search's verdict, and every line it finds wins when the engine plays it."""
-    rng = random.Random(4)
-    games = [small_position(rng, Rule.CLASSIC, rng.randrange(20, 45)) for _ in range(45)]
-    games += [played_into(rng, rng.randrange(0, 40)) for _ in range(30)]
-    games += [Game.from_code(f"YU1-C-{deal}") for deal in ("QCKXOYH", "FJSSONA", "MKBRALU")]  # lost deals
-    verdicts = []
-    plain_nodes = canonical_nodes = 0
-    for game in games:
-        plain = compiled.Searches(game).run(1_000_000, None)
-        canonical = compiled.Searches(game).run(1_000_000, None, canon=True)
-        if plain[0] < 0 or canonical[0] < 0:
-            continue
-        assert canonical[0] == plain[0], game.to_state()
-        if canonical[0] == compiled.WON:
-            solve_module._replay(game, canonical[2])
-        verdicts.append(plain[0])
-        if plain[0] == compiled.LOST:  # a proof searches everything: where the families count
-            plain_nodes += plain[1]
-            canonical_nodes += canonical[1]
-    assert len(verdicts) >= 70 and verdicts.count(compiled.LOST) >= 15 and verdicts.count(compiled.WON) >= 30
-    assert canonical_nodes < plain_nodes / 2
