@@ -6,8 +6,8 @@ the fixed order S, H, D, C (the deck order of SPEC section 4) and the ranks ``AC
 
 >>> card_name(parse_card("th"))
 'TH'
->>> rank(parse_card("KS")) == KING, suit(parse_card("KS"))
-(True, 0)
+>>> RANK[parse_card("KS")] == KING, SUITS[SUIT[parse_card("KS")]]
+(True, 'S')
 """
 
 from __future__ import annotations
@@ -38,14 +38,6 @@ RANK: Final[tuple[int, ...]] = tuple(r for _ in SUITS for r in range(ACE, KING +
 SUIT: Final[tuple[int, ...]] = tuple(s for s in range(4) for _ in RANKS)
 #: Red is hearts and diamonds.
 RED: Final[tuple[bool, ...]] = tuple(SUITS[s] in "HD" for s in SUIT)
-
-
-def rank(card: int) -> int:
-    return RANK[card]
-
-
-def suit(card: int) -> int:
-    return SUIT[card]
 
 
 def card_name(card: int) -> str:

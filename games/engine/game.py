@@ -370,7 +370,7 @@ class Game:
         game = cls(GameCode.parse(state["code"]), columns, down, list(state["f"]))
         game.score = state["score"]
         game.moves = state["moves"]
-        if version == 1:
+        if version == 1:  # kept: a game left untouched since version 2 came still holds a version-1 state
             game.history.extend(
                 (src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]
             )
