@@ -1,12 +1,19 @@
-"""What the browser tests share: finding deals with the engine, and driving the table."""
+"""What the browser tests share: finding deals with the engine, driving the table, and setting
+up the daily deal (an account's session, the server's answers at another moment)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from datetime import date
 from typing import Any
+
+from django.conf import settings
+from django.test import Client
 
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
+from games.models import DailyDeal
 
 Finder = Callable[[EngineGame], Any]
 
@@ -122,3 +129,38 @@ WATCH_DROP = """card => {
         requestAnimationFrame(watch);
     }, { capture: true, once: true });
 }"""
+
+
+def daily_deal(day: date, *, code: str = "YU1-C-AAAAAAB", players: int = 0) -> DailyDeal:
+    """A day's deal, ready as the beat task leaves it (drawing and certifying one takes the
+    solver a while); YU1-C-AAAAAAB is a known winnable deal."""
+    return DailyDeal.objects.create(date=day, code=code, rule="classic", solution_length=90, players=players)
+
+
+def log_in(page: Any, user: Any) -> None:
+    """Give the browser ``user``'s session, as after logging in (no form to fill)."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "domain": "localhost", "path": "/"}]
+    )
+
+
+def answer_edited(page: Any, pattern: str, edit: Callable[[Any, dict[str, Any]], None]) -> None:
+    """Let the server answer the API requests whose path matches ``pattern``, then change their
+    JSON with ``edit(request, body)`` before the page sees it: what the backend would say at
+    another moment (near midnight, after the close)."""
+
+    def handle(route: Any) -> None:
+        response = route.fetch()
+        try:
+            body = response.json()
+        except ValueError:
+            route.fulfill(response=response)
+            return
+        if isinstance(body, dict):
+            edit(route.request, body)
+        route.fulfill(response=response, json=body)
+
+    page.route(re.compile(pattern), handle)

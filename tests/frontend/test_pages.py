@@ -1,5 +1,5 @@
-"""The settings, the languages, a phone, and the pages around the game: daily deal,
-leaderboards, statistics, sign up, log in, log out."""
+"""The settings, the languages, a phone, and the pages around the game: leaderboards,
+statistics, sign up, log in, log out (the daily deal: test_daily.py)."""
 
 from __future__ import annotations
 
@@ -211,19 +211,6 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
     assert painted > 2000
     assert page.evaluate("window.yukonChart.data.datasets.length") == 3
     screenshot(page, "stats")
-
-
-def test_the_daily_deal_page_plays_todays_deal(page: Any, screenshot: Any) -> None:
-    page.goto("/daily")
-    page.locator("#daily-play").wait_for(state="visible")
-    page.wait_for_function("document.getElementById('daily-date').textContent !== ''")
-    screenshot(page, "daily")
-    page.locator("#daily-play").click()
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
-    assert page.locator("#code-text").text_content() == "Tagesspiel"  # its code stays hidden today
-    # No help for today's daily deal: the hint and the winnable check are not offered.
-    assert page.locator("#hint-button").is_hidden() and page.locator("#winnable-button").is_hidden()
-    screenshot(page, "daily-playing")
 
 
 def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) -> None:

@@ -122,9 +122,7 @@ def own_workers(tmp_path: Path) -> Iterator[Workers]:
     print(workers.tail())  # shown when the test failed
 
 
-def test_winning_a_game_ends_with_the_personal_best_and_the_board_updated_by_the_worker(
-    ci_worker, today, todays_deal
-):
+def test_winning_a_game_ends_with_the_personal_best_and_the_board_updated_by_the_worker(ci_worker, today, todays_deal):
     account = factories.user()
     client = factories.token_client(account)
     state = client.post("/api/v1/games", {"daily": True}).json()

@@ -4,13 +4,23 @@ import { lang } from "./i18n.js";
 const ROOT = "/api/v1/";
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, { retryAfter = null } = {}) {
     super((body && (body.detail || body.error)) || `HTTP ${status}`);
     this.status = status;
     this.code = body && body.error;
     this.detail = body && typeof body.detail === "string" ? body.detail : null;
     this.body = body;
+    // Seconds from a Retry-After header (503 daily_not_ready, 429), or null.
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date; null when absent or unreadable. */
+function retryAfterSeconds(header) {
+  if (!header) return null;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header);
+  const when = Date.parse(header);
+  return Number.isNaN(when) ? null : Math.max(0, Math.round((when - Date.now()) / 1000));
 }
 
 function csrfToken() {
@@ -41,7 +51,9 @@ export async function request(method, path, body) {
   } catch (err) {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    throw new ApiError(response.status, data, { retryAfter: retryAfterSeconds(response.headers.get("Retry-After")) });
+  }
   return data;
 }
 
@@ -63,7 +75,10 @@ export const auth = {
 };
 
 export const daily = {
+  /** Today's deal: date, players, closes_in_ms and the caller's ranked attempt (never its code). */
   today: () => request("GET", "daily"),
+  /** A day's deal; its code once that day is over (404 not_found: no deal that day). */
+  day: (date) => request("GET", `daily/${encodeURIComponent(date)}`),
   leaderboard: (date) => request("GET", `leaderboards/daily/${encodeURIComponent(date)}`),
 };
 

@@ -13,6 +13,14 @@ function nextUrl() {
   return next.startsWith("/") && !next.startsWith("//") ? next : "/";
 }
 
+// The other form (log in <-> sign up) keeps where to go afterwards.
+const next = new URLSearchParams(location.search).get("next");
+if (next) {
+  for (const link of document.querySelectorAll(".switch-auth a")) {
+    link.setAttribute("href", `${link.getAttribute("href")}?next=${encodeURIComponent(next)}`);
+  }
+}
+
 function describe(err) {
   if (err.code === "bad_credentials") return t("auth.failed");
   if (err.detail) return err.detail;

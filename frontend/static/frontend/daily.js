@@ -1,9 +1,12 @@
-// The daily deal (/daily): play today's deal; once won, show the rank from the leaderboard.
-import { t, formatDate } from "./i18n.js";
-import { games, daily, currentUser } from "./api.js";
+// The daily deal (/daily): where the player stands today (GET daily's `attempt`), today's board,
+// and the game. Today's deal is for accounts (SPEC 5): a guest sees the board, a sign-up prompt
+// and yesterday's deal to practise. Until the day's deal is prepared the server answers 503
+// daily_not_ready with Retry-After, and the page says so and asks again by itself.
+import { t, tn, formatDate, formatTime } from "./i18n.js";
+import { games, daily } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";
-import { GameTable } from "./game.js";
+import { GameTable, CLOSE_WARNING_MS } from "./game.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,8 +15,16 @@ settings.loadLocal();
 const userReady = initNav();
 userReady.then((user) => settings.loadAccount(user));
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-let info = null;
+const TOP = 10; // lines of today's board shown here; the leaderboards page has them all
+const RETRY_SECONDS = { fallback: 5, min: 1, max: 300 };
+const POLL_ROUNDS = 8; // the board is updated by a background task after a win: ask for a while
+const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
+
+let today = null; // GET daily's answer
+let receivedAt = 0; // when it came (performance.now()): closes_in_ms counts from there
+let retryTimer = 0;
+let dayOver = false; // the close passed while the page was open: load the new day once
+let playing = false; // a game is on the table
 
 const table = new GameTable({ settings, onWin: (state) => won(state) });
 bindSettings(settings);
@@ -27,93 +38,268 @@ bindNewGameDialog((state) => {
   location.href = "/";
 });
 
-function setStatus(text) {
-  $("daily-status").textContent = text;
-  $("daily-status").hidden = !text;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const notReady = (err) => err.status === 503 && err.code === "daily_not_ready";
+const roundUp = (ms) => Math.ceil(ms / 1000) * 1000;
+
+function line(id, text) {
+  $(id).textContent = text || "";
+  $(id).hidden = !text;
+}
+const setStatus = (text) => line("daily-status", text);
+
+function dayBefore(iso) {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds until today's deal closes (00:00 UTC by the server's clock), or null. */
+function closesIn() {
+  if (!today || today.closes_in_ms == null) return null;
+  return today.closes_in_ms - (performance.now() - receivedAt);
+}
 
-// The board is updated by a background task right after the win: ask again for a few seconds.
-async function rankLine(state) {
-  const user = await currentUser();
-  if (!user) return t("daily.guest");
-  if (state.ranked === false) return t("daily.unranked");
+// -- this browser's memory: the last game of each day's deal (to continue a practice game) ------
+const savedKey = (date) => `yukon.daily.${date}`;
+
+function remember(state) {
   try {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const board = await daily.leaderboard(state.daily || todayUtc());
-      const mine = board.me || (board.entries || []).find((e) => e.username === user.username);
-      if (mine && mine.rank) return t("daily.rank", { rank: mine.rank, players: board.players ?? board.entries.length });
-      if (state.status !== "won") break;
-      await sleep(1000);
-    }
-    return t("daily.unranked");
+    localStorage.setItem(savedKey(state.daily), state.id);
   } catch (err) {
-    return err.status === 404 ? t("lb.unavailable") : t("error.generic");
+    /* fine: the server knows the ranked attempt */
+  }
+}
+
+function saved(date) {
+  try {
+    return localStorage.getItem(savedKey(date));
+  } catch (err) {
+    return null;
+  }
+}
+
+// -- loading the day ---------------------------------------------------------------------------
+async function load() {
+  clearTimeout(retryTimer);
+  const user = await userReady;
+  try {
+    today = await daily.today();
+    receivedAt = performance.now();
+    dayOver = false;
+  } catch (err) {
+    if (notReady(err)) return preparing(err);
+    setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
+    return;
+  }
+  setStatus("");
+  $("daily-date").textContent = t("daily.date", { date: formatDate(today.date) });
+  if (typeof today.played === "number") $("daily-played").textContent = tn("daily.players", today.played);
+  $("daily-board").href = `/leaderboards?date=${today.date}`;
+  tickCloses();
+  showBoard(today.date);
+  if (user) await standing(today.attempt || null);
+  else await guestView();
+}
+
+/** 503 daily_not_ready: say so (no spinner, no error) and load again after Retry-After. */
+function preparing(err) {
+  setStatus(t("daily.preparing"));
+  $("daily-play").hidden = true;
+  const seconds = Math.min(Math.max(err.retryAfter ?? RETRY_SECONDS.fallback, RETRY_SECONDS.min), RETRY_SECONDS.max);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(load, seconds * 1000);
+}
+
+function tickCloses() {
+  const left = closesIn();
+  const counting = left !== null && left > 0;
+  line("daily-closes", counting ? t("daily.closes", { time: formatTime(roundUp(left)) }) : "");
+  if (left !== null && !counting && !dayOver && !playing) {
+    dayOver = true; // a new day, a new deal (which may still be being prepared)
+    setTimeout(load, 2000);
+  }
+}
+setInterval(tickCloses, 1000);
+
+/** The top of the day's board: rank, player, time, moves. */
+async function showBoard(date) {
+  let board;
+  try {
+    board = await daily.leaderboard(date);
+  } catch (err) {
+    $("daily-top").hidden = true;
+    return;
+  }
+  const entries = (board.entries || []).slice(0, TOP);
+  const mine = board.me && board.me.username;
+  $("daily-top-body").replaceChildren(
+    ...entries.map((entry) => {
+      const row = document.createElement("tr");
+      if (entry.rank <= 3) row.className = `podium rank-${entry.rank}`;
+      if (entry.username === mine) row.classList.add("mine");
+      const player = document.createElement("th");
+      player.scope = "row";
+      const link = document.createElement("a");
+      link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
+      link.textContent = entry.username;
+      player.append(link);
+      const cell = (text) => Object.assign(document.createElement("td"), { textContent: String(text) });
+      row.append(cell(entry.rank), player, cell(formatTime(entry.time_ms)), cell(entry.moves));
+      return row;
+    }),
+  );
+  $("daily-top-table").hidden = !entries.length;
+  $("daily-top-empty").hidden = entries.length > 0;
+  $("daily-top").hidden = false;
+  if (typeof board.players === "number") $("daily-played").textContent = tn("daily.players", board.players);
+}
+
+// -- a guest: the board, a sign-up prompt, yesterday's deal to practise --------------------------
+async function guestView() {
+  $("daily-play").hidden = true;
+  line("daily-note", "");
+  $("daily-guest").hidden = false;
+  try {
+    const past = await daily.day(dayBefore(today.date));
+    if (past.code) {
+      $("daily-past").href = `/?code=${encodeURIComponent(past.code)}`;
+      $("daily-past").hidden = false;
+    }
+  } catch (err) {
+    /* 404: no deal yesterday, nothing to practise */
+  }
+}
+
+// -- an account: where it stands today -----------------------------------------------------------
+function offer(text, action) {
+  const button = $("daily-play");
+  button.textContent = text;
+  button.onclick = action;
+  button.hidden = false;
+}
+
+async function standing(attempt) {
+  $("daily-guest").hidden = true;
+  if (!attempt) {
+    line("daily-note", t("daily.attempt.none"));
+    offer(t("daily.play"), startRanked);
+  } else if (attempt.status === "playing") {
+    setStatus(t("daily.attempt.playing"));
+    offer(t("daily.resume"), () => open(attempt.game));
+  } else if (attempt.status === "closed") {
+    setStatus(t("daily.attempt.closed"));
+    offer(t("daily.playon"), () => open(attempt.game));
+  } else {
+    setStatus(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending"));
+    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then(setStatus);
+    await offerPractice(attempt.game);
+  }
+}
+
+/** After the ranked attempt: continue this browser's practice game of today, or start one. */
+async function offerPractice(attemptId) {
+  line("daily-note", t("daily.practice"));
+  const id = saved(today.date);
+  if (id && id !== attemptId) {
+    try {
+      const state = await games.get(id);
+      if (state.status === "playing" && state.daily === today.date) {
+        offer(t("daily.continue"), () => reveal(state));
+        return;
+      }
+    } catch (err) {
+      /* gone: start another */
+    }
+  }
+  offer(t("daily.again"), start);
+}
+
+/** The ranked attempt: with less than 15 minutes left, the player hears that first. */
+async function startRanked() {
+  const left = closesIn();
+  if (left !== null && left < CLOSE_WARNING_MS && !(await confirmLate(left))) return;
+  await start();
+}
+
+function confirmLate(left) {
+  const dialog = $("warn-dialog");
+  $("warn-left").textContent = t("daily.warn.left", { time: formatTime(roundUp(left)) });
+  dialog.returnValue = "";
+  $("warn-go").onclick = () => dialog.close("go");
+  dialog.querySelector("[data-close]").onclick = () => dialog.close("");
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "go"), { once: true });
+  });
+}
+
+async function start() {
+  const button = $("daily-play");
+  button.disabled = true;
+  try {
+    reveal(await games.start({ daily: true }));
+  } catch (err) {
+    if (notReady(err)) preparing(err);
+    else if (err.code === "daily_needs_account") await guestView(); // the session has ended
+    else setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t("error.generic"));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function open(id) {
+  try {
+    reveal(await games.get(id));
+  } catch (err) {
+    setStatus(err.detail || t("error.generic"));
+  }
+}
+
+function reveal(state) {
+  playing = true;
+  $("daily-intro").classList.add("compact");
+  $("game-area").hidden = false;
+  setStatus(state.daily && !state.ranked ? t("daily.practice") : "");
+  line("daily-note", "");
+  table.show(state, { deal: true });
+  remember(state);
+}
+
+// -- the win --------------------------------------------------------------------------------------
+/** What a won ranked attempt gives: its rank once it is on the board, or why it is not there. */
+async function rankedResult({ id, review, date }) {
+  for (let round = 1; ; round++) {
+    if (REVIEW_TEXT[review]) return t(REVIEW_TEXT[review]);
+    try {
+      const board = await daily.leaderboard(date);
+      if (board.me && board.me.rank) return t("daily.rank", { rank: board.me.rank, players: board.players });
+    } catch (err) {
+      if (!notReady(err)) return err.status === 404 ? t("lb.unavailable") : t("error.generic");
+    }
+    if (round >= POLL_ROUNDS) return t("daily.review.pending"); // still being checked
+    await sleep(1000);
+    try {
+      review = (await games.get(id)).review;
+    } catch (err) {
+      /* ask the board again */
+    }
   }
 }
 
 async function won(state) {
-  const line = await rankLine(state);
-  setStatus(line);
-  showWin(state, { onNew: () => { location.href = "/"; }, extra: line });
+  const date = state.daily || (today && today.date);
+  const counted = state.ranked && !state.closed;
+  const first = counted ? t(REVIEW_TEXT[state.review] || "daily.review.pending") : t("daily.unranked");
+  setStatus(first);
+  showWin(state, { onNew: () => { location.href = "/"; }, extra: first });
   const link = $("win-rank");
-  link.href = `/leaderboards?date=${encodeURIComponent(state.daily || todayUtc())}`;
+  link.href = `/leaderboards?date=${encodeURIComponent(date)}`;
   link.hidden = false;
+  if (!counted) return;
+  const result = await rankedResult({ id: state.id, review: state.review, date });
+  setStatus(result);
+  line("win-extra", result);
 }
 
-function reveal(state) {
-  $("daily-intro").classList.add("compact");
-  $("game-area").hidden = false;
-  table.show(state, { deal: true });
-  try {
-    localStorage.setItem(`yukon.daily.${state.daily || todayUtc()}`, state.id);
-  } catch (err) {
-    /* fine */
-  }
-}
-
-async function play() {
-  $("daily-play").disabled = true;
-  try {
-    reveal(await games.start({ daily: true }));
-  } catch (err) {
-    setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t("error.generic"));
-  } finally {
-    $("daily-play").disabled = false;
-  }
-}
-
-async function init() {
-  const user = await userReady;
-  let date = todayUtc();
-  try {
-    info = await daily.today();
-    date = info.date || date;
-    $("daily-date").textContent = t("daily.date", { date: formatDate(date) });
-    if (typeof info.played === "number") $("daily-played").textContent = t("daily.played.count", { n: info.played });
-    else if (info.played === true) $("daily-played").textContent = t("daily.played.yes");
-  } catch (err) {
-    $("daily-date").textContent = t("daily.date", { date: formatDate(date) });
-    if (err.status === 404) setStatus(t("daily.unavailable"));
-  }
-  if (!user) $("daily-guest").hidden = false;
-  $("daily-board").href = `/leaderboards?date=${date}`;
-  const saved = localStorage.getItem(`yukon.daily.${date}`);
-  if (saved) {
-    try {
-      const state = await games.get(saved);
-      if (state.status === "playing") {
-        $("daily-play").textContent = t("daily.resume");
-        $("daily-play").onclick = () => reveal(state);
-        return;
-      }
-      if (state.status === "won") setStatus(await rankLine(state));
-    } catch (err) {
-      /* start afresh */
-    }
-  }
-  $("daily-play").onclick = play;
-}
-
-init();
+load();

@@ -8,7 +8,20 @@ import { attachDrag } from "./drag.js";
 import { attachKeyboard } from "./keyboard.js";
 
 const DOUBLE_TAP_MS = 280;
+// A ranked attempt started or resumed with less than this left before 00:00 UTC gets a warning.
+export const CLOSE_WARNING_MS = 15 * 60 * 1000;
 const $ = (id) => document.getElementById(id);
+
+/** A code short enough for the game bar: a version-2 code (54 characters) loses its middle. */
+export function shortCode(code) {
+  return code.length > 16 ? `${code.slice(0, 10)}…${code.slice(-4)}` : code;
+}
+
+/** Milliseconds left of a ranked attempt that still counts (today's, unfinished), else null. */
+export function closingIn(state, receivedAt, now = performance.now()) {
+  if (!state || !state.ranked || state.status !== "playing" || state.closes_in_ms == null) return null;
+  return state.closes_in_ms - (now - receivedAt);
+}
 
 const sameMove = (a, b) => a.from === b.from && a.to === b.to && (a.card || null) === (b.card || null);
 
@@ -25,6 +38,8 @@ export class GameTable {
     this.live = $("live");
     this.note = $("rule-note");
     this.noteTimer = 0;
+    this.notice = $("game-notice");
+    this.closedId = null; // the game whose day ended while it was shown (said once)
     attachDrag(this.board, {
       onTap: (source) => this.tapped(source),
       onDragStart: (source) => this.dragStarted(source),
@@ -36,6 +51,7 @@ export class GameTable {
     $("winnable-button").addEventListener("click", () => this.winnable());
     $("code-button").addEventListener("click", () => this.copyCode());
     this.note.querySelector("button").addEventListener("click", () => this.hideNote());
+    this.notice.querySelector("button").addEventListener("click", () => { this.notice.hidden = true; });
     document.addEventListener("keydown", (event) => {
       const typing = event.target.closest && event.target.closest("input, textarea, select, dialog");
       if (typing) return;
@@ -64,6 +80,7 @@ export class GameTable {
       setTimeout(() => this.board.layer.classList.remove("dealing"), 1400);
     }
     this.board.render(state, { animate: !fresh });
+    this.closingNotice(previous, fresh);
     if (deal) {
       [...this.board.layer.children].forEach((el, i) => el.style.setProperty("--deal-delay", `${i * 14}ms`));
     }
@@ -81,18 +98,91 @@ export class GameTable {
     const s = this.state;
     $("stat-moves").textContent = String(s.moves);
     $("stat-score").textContent = String(s.score);
-    const code = $("code-text");
-    code.textContent = s.code || t("bar.daily");
-    $("code-button").disabled = !s.code;
+    const button = $("code-button");
+    $("code-text").textContent = s.code ? shortCode(s.code) : t("bar.daily");
+    button.disabled = !s.code;
+    button.closest(".code-figure").classList.toggle("no-code", !s.code); // "Tagesspiel" names no code
+    button.title = s.code ? `${t("bar.copy")}: ${s.code}` : t("bar.daily");
+    button.setAttribute("aria-label", s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily"));
     $("undo-button").disabled = !s.undo_available || s.status !== "playing";
     // Help exists for practice games only: never for today's daily deal (its code is still secret).
     const help = s.status === "playing" && !(s.daily && !s.code);
     $("hint-button").hidden = !help;
     $("winnable-button").hidden = !help;
-    $("rule-badge").textContent = s.solution_length
-      ? `${t(`rule.${s.rule}`)} · ${t("solved.in", { n: s.solution_length })}`
-      : t(`rule.${s.rule}`);
+    const badge = [t(`rule.${s.rule}`)];
+    if (s.daily && !s.code) badge.push(t(this.counts() ? "bar.ranked" : "bar.practice"));
+    if (s.solution_length) badge.push(t("solved.in", { n: s.solution_length }));
+    $("rule-badge").textContent = badge.join(" · ");
     this.tick();
+  }
+
+  /** Whether the game shown is a ranked attempt that still counts (not closed, day not over). */
+  counts() {
+    const s = this.state;
+    if (!s || !s.ranked || s.closed || this.closedId === s.id) return false;
+    const left = closingIn(s, this.receivedAt);
+    return left === null || left > 0;
+  }
+
+  /** The countdown to 00:00 UTC of a ranked attempt, from closes_in_ms as received (the server's
+   *  clock, not this browser's). At zero the page says that the game now counts as practice. */
+  tickClose() {
+    const left = closingIn(this.state, this.receivedAt);
+    const figure = $("close-figure");
+    if (left === null || this.closedId === this.state.id) {
+      figure.hidden = true;
+      return;
+    }
+    if (left <= 0) {
+      figure.hidden = true;
+      this.dayOver();
+      return;
+    }
+    figure.hidden = false;
+    figure.classList.toggle("urgent", left < CLOSE_WARNING_MS);
+    // Round up: the last second shows 0:01, and 0:00 is the moment it closes.
+    const text = formatTime(Math.ceil(left / 1000) * 1000);
+    const value = $("stat-close");
+    if (value.textContent !== text) value.textContent = text;
+  }
+
+  /** The < 15 minutes warning for a ranked attempt as it is dealt or resumed; the day-over
+   *  message when a state says the attempt was closed. */
+  closingNotice(previous, fresh) {
+    const s = this.state;
+    if (fresh) this.notice.hidden = true;
+    if (s.closed && (fresh || !previous.closed)) {
+      this.dayOver();
+      return;
+    }
+    const left = closingIn(s, this.receivedAt);
+    if (fresh && left !== null && left > 0 && left < CLOSE_WARNING_MS) this.showNotice(t("close.warning"), "warning");
+  }
+
+  dayOver() {
+    if (!this.state || this.closedId === this.state.id) return;
+    this.closedId = this.state.id;
+    this.showNotice(t("close.over"), "over");
+    this.updateBar();
+    // The server closes the attempt at 00:00 UTC: fetch its word (closed, ranked false).
+    const id = this.state.id;
+    if (!this.state.closed) {
+      setTimeout(() => this.enqueue(async () => {
+        if (!this.state || this.state.id !== id) return;
+        try {
+          this.show(await games.get(id));
+        } catch (err) {
+          /* keep what is shown */
+        }
+      }), 1500);
+    }
+  }
+
+  showNotice(text, kind) {
+    $("game-notice-text").textContent = text;
+    this.notice.dataset.kind = kind;
+    this.notice.hidden = false;
+    this.announce(text);
   }
 
   elapsed() {
@@ -106,6 +196,7 @@ export class GameTable {
     const text = formatTime(this.elapsed());
     const el = $("stat-time");
     if (el.textContent !== text) el.textContent = text;
+    this.tickClose();
   }
 
   async copyCode() {
@@ -114,16 +205,19 @@ export class GameTable {
     try {
       await navigator.clipboard.writeText(code);
     } catch (err) {
-      const range = document.createRange();
-      range.selectNodeContents($("code-text"));
-      const selection = getSelection();
-      selection.removeAllRanges();
-      selection.addRange(range);
+      // The bar may show a shortened code: copy the whole one from a scratch field.
+      const field = document.createElement("textarea");
+      field.value = code;
+      field.setAttribute("readonly", "");
+      field.className = "visually-hidden";
+      document.body.append(field);
+      field.select();
       try {
         document.execCommand("copy");
       } catch (e) {
-        /* the code stays selected for the player to copy */
+        /* nothing more to try */
       }
+      field.remove();
     }
     const label = $("code-copied");
     label.hidden = false;

@@ -1,5 +1,5 @@
 // Leaderboards (/leaderboards?date=YYYY-MM-DD): the daily deal's ranked, won attempts.
-import { t, formatDate, formatTime } from "./i18n.js";
+import { t, tn, formatDate, formatTime } from "./i18n.js";
 import { daily } from "./api.js";
 import { initNav } from "./nav.js";
 
@@ -17,7 +17,10 @@ function message(text) {
   $("lb-message").hidden = !text;
 }
 
+let retryTimer = 0;
+
 async function show(date) {
+  clearTimeout(retryTimer);
   $("lb-heading").textContent = formatDate(date);
   $("lb-players").textContent = "";
   const body = $("lb-body");
@@ -28,11 +31,18 @@ async function show(date) {
   try {
     board = await daily.leaderboard(date);
   } catch (err) {
+    if (err.status === 503 && err.code === "daily_not_ready") {
+      // Today's deal is still being prepared: say so and ask again after Retry-After.
+      message(t("daily.preparing"));
+      const seconds = Math.min(Math.max(err.retryAfter ?? 5, 1), 300);
+      retryTimer = setTimeout(() => { if (input.value === date) show(date); }, seconds * 1000);
+      return;
+    }
     message(err.status === 404 ? t("lb.unavailable") : err.detail || t("error.generic"));
     return;
   }
   const entries = board.entries || [];
-  $("lb-players").textContent = ` · ${t("lb.players", { n: board.players ?? entries.length })}`;
+  $("lb-players").textContent = ` · ${tn("lb.players", board.players ?? entries.length)}`;
   if (!entries.length) {
     message(t("lb.empty"));
     return;

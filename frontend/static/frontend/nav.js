@@ -34,11 +34,15 @@ export async function initNav() {
     const guest = document.createElement("span");
     guest.className = "who guest";
     guest.textContent = t("nav.guest");
+    // Back here after logging in or signing up (from those pages themselves: where they lead).
+    const onAuthPage = page === "login" || page === "signup";
+    const back = onAuthPage ? new URLSearchParams(location.search).get("next") : location.pathname + location.search;
+    const next = back ? `?next=${encodeURIComponent(back)}` : "";
     const login = document.createElement("a");
-    login.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+    login.href = `/login${next}`;
     login.textContent = t("nav.login");
     const signup = document.createElement("a");
-    signup.href = "/signup";
+    signup.href = `/signup${next}`;
     signup.className = "button small";
     signup.textContent = t("nav.signup");
     box.append(guest, login, signup);
