@@ -13,7 +13,7 @@ COPY . .
 # The solver's compiled searches (numba) are compiled here, into a cache every process reads.
 ENV NUMBA_CACHE_DIR=/app/var/numba
 RUN useradd --system --uid 1000 yukon && mkdir -p var \
- && /app/.venv/bin/python -c "from games.engine.compiled import warm_up; warm_up()" \
+ && /app/.venv/bin/python -c "from games.solver.compiled import warm_up; warm_up()" \
  && chown -R yukon var \
  && DEBUG=1 /app/.venv/bin/python manage.py collectstatic --noinput
 USER yukon

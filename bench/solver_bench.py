@@ -2,7 +2,7 @@
 solution length, for random classic and relaxed deals with a 2 s budget each.
 
 Run with ``make bench`` or ``python bench/solver_bench.py [--deals N]`` (per rule, default 200;
-the full measurement is ``python -m games.engine.solve --sample 1000 --rule C``). Prints figures;
+the full measurement is ``python -m games.solver --sample 1000 --rule C``). Prints figures;
 asserts nothing. Goal (issue 7): >= 99 % of random classic deals decided, each in < 2 s.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Rule  # noqa: E402
-from games.engine.solve import sample  # noqa: E402
+from games.solver.measure import sample  # noqa: E402
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from common.errors import ApplicationError
 from games.engine import Game as EngineGame
-from games.engine.hint import hint, still_winnable
+from games.solver import hint, still_winnable
 
 from .daily import utc_today
 from .models import Game

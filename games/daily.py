@@ -25,7 +25,7 @@ from django.utils import timezone
 from common.errors import ApplicationError
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
-from games.engine.solve import Verdict, solve
+from games.solver import Verdict, solve
 
 from .models import DailyDeal, Game, StatusChoices, day_end
 

@@ -16,10 +16,6 @@ class Player:
     session_key: str | None = None
 
     @property
-    def is_guest(self) -> bool:
-        return self.user is None
-
-    @property
     def scope(self) -> str:
         """A stable name of the player, for records keyed per player (idempotency keys)."""
         return f"user:{self.user.pk}" if self.user is not None else f"session:{self.session_key}"

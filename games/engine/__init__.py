@@ -7,21 +7,24 @@ The single authority on the rules (SPEC sections 1–4): the API, the tasks and 
 (True, 0, 0)
 """
 
-from .cards import CARD_NAMES, HIDDEN, RANKS, SUITS, card_name, parse_card
-from .codes import GameCode, Rule, deal, deal_order, random_order, shuffled_deck
+from .cards import ACE, CARD_NAMES, HIDDEN, KING, RANKS, SUITS, card_name, card_of, fits, parse_card
+from .codes import GameCode, Rule, deal_order, random_order, shuffled_deck
 from .errors import REASONS, BadCode, BadMove, IllegalMove, explain
 from .game import GROUP_LIMIT, UNDO_LIMIT, Game, MoveResult
-from .moves import AUTO, FOUNDATION, Move
+from .moves import AUTO, FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
 __all__ = [
+    "ACE",
     "AUTO",
     "CARD_NAMES",
     "FOUNDATION",
     "GROUP_LIMIT",
     "HIDDEN",
+    "KING",
     "RANKS",
     "REASONS",
     "SUITS",
+    "TO_FOUNDATION",
     "UNDO_LIMIT",
     "BadCode",
     "BadMove",
@@ -31,10 +34,13 @@ __all__ = [
     "Move",
     "MoveResult",
     "Rule",
+    "Source",
+    "Target",
     "card_name",
-    "deal",
+    "card_of",
     "deal_order",
     "explain",
+    "fits",
     "parse_card",
     "random_order",
     "shuffled_deck",

@@ -1,41 +1,68 @@
-"""Cards, suits and ranks.
+"""Cards, suits and ranks, and the one rule of where a card fits in the tableau.
 
-A card is an ``int`` from 0 to 51 inside the engine: ``suit * 13 + rank - 1``
-with the suits in the fixed order S, H, D, C (the deck order of SPEC section 4).
-Its text form is rank then suit, ``"7H"``, with ``T`` for ten.
+A card is an ``int`` from 0 to 51 inside the engine: ``card_of(suit, rank)``, with the suits in
+the fixed order S, H, D, C (the deck order of SPEC section 4) and the ranks ``ACE`` (1) to
+``KING`` (13). Its text form is rank then suit, ``"7H"``, with ``T`` for ten.
 
 >>> card_name(parse_card("th"))
 'TH'
->>> rank(parse_card("KS")), suit(parse_card("KS"))
-(13, 0)
+>>> RANK[parse_card("KS")] == KING, SUITS[SUIT[parse_card("KS")]]
+(True, 'S')
 """
 
 from __future__ import annotations
 
-SUITS = "SHDC"
-RANKS = "A23456789TJQK"
-HIDDEN = "XX"
+from typing import Final
+
+SUITS: Final = "SHDC"
+RANKS: Final = "A23456789TJQK"
+HIDDEN: Final = "XX"
+ACE: Final = 1
+KING: Final = 13
+
+
+def card_of(suit: int, rank: int) -> int:
+    """The card of ``suit`` (0..3: S, H, D, C) and ``rank`` (ACE..KING).
+
+    >>> card_name(card_of(1, KING))
+    'KH'
+    """
+    return suit * KING + rank - ACE
+
 
 #: Card index -> name, e.g. CARD_NAMES[0] == "AS".
-CARD_NAMES: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52))
-_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
-#: Card index -> rank 1..13 and suit 0..3, precomputed for the hot paths.
-RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
-SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
+CARD_NAMES: Final[tuple[str, ...]] = tuple(RANKS[r - ACE] + SUITS[s] for s in range(4) for r in range(ACE, KING + 1))
+_BY_NAME: Final = {name: i for i, name in enumerate(CARD_NAMES)}
+#: Card index -> rank ACE..KING and suit 0..3, precomputed for the hot paths.
+RANK: Final[tuple[int, ...]] = tuple(r for _ in SUITS for r in range(ACE, KING + 1))
+SUIT: Final[tuple[int, ...]] = tuple(s for s in range(4) for _ in RANKS)
 #: Red is hearts and diamonds.
-RED: tuple[bool, ...] = tuple(SUIT[i] in (1, 2) for i in range(52))
-
-
-def rank(card: int) -> int:
-    return RANK[card]
-
-
-def suit(card: int) -> int:
-    return SUIT[card]
+RED: Final[tuple[bool, ...]] = tuple(SUITS[s] in "HD" for s in SUIT)
 
 
 def card_name(card: int) -> str:
     return CARD_NAMES[card]
+
+
+def fits(card: int, onto: int | None, *, relaxed: bool) -> bool:
+    """Whether ``card``, alone or with the cards on it, may go onto a column whose last card is
+    ``onto`` (face up), or into an empty column (``onto`` is ``None``): SPEC section 1.
+
+    One rank lower and of the other colour (any colour under the relaxed rule); an empty column
+    takes only a King. Every other statement of this rule (the engine's tables, the solver's) is
+    built from this function.
+
+    >>> seven = parse_card("7H")
+    >>> fits(seven, parse_card("8S"), relaxed=False), fits(seven, parse_card("8D"), relaxed=False)
+    (True, False)
+    >>> fits(seven, parse_card("8D"), relaxed=True), fits(seven, None, relaxed=True)
+    (True, False)
+    >>> fits(parse_card("KC"), None, relaxed=False)
+    True
+    """
+    if onto is None:
+        return RANK[card] == KING
+    return RANK[onto] == RANK[card] + 1 and (relaxed or RED[card] != RED[onto])
 
 
 def parse_card(text: str) -> int:

@@ -90,11 +90,6 @@ def deal_order(order: Iterable[int]) -> tuple[list[list[int]], list[int]]:
     return columns, down
 
 
-def deal(number: int) -> tuple[list[list[int]], list[int]]:
-    """The columns (bottom to top) and their face-down counts for version-1 deal ``number``."""
-    return deal_order(shuffled_deck(number))
-
-
 def lehmer_rank(order: Iterable[int]) -> int:
     """The rank ``0 <= r < 52!`` of an ordering of the 52 deck indices (SPEC section 4)."""
     cards = list(order)

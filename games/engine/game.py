@@ -20,32 +20,31 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, HIDDEN, RANK, RED, SUIT, SUITS, parse_card
+from .cards import CARD_NAMES, HIDDEN, KING, RANK, SUIT, SUITS, card_of, fits, parse_card
 from .codes import GameCode, Rule, deal_order
 from .errors import IllegalMove
-from .moves import AUTO, FOUNDATION, Move
+from .moves import AUTO, FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
 UNDO_LIMIT = 100
 GROUP_LIMIT = 20
 FLIP_POINTS = 5
 FOUNDATION_POINTS = 10
 STATE_VERSION = 2  # 2: the undo history as text, six characters a move (1: lists)
+_ALL_UP = [KING] * 4  # the foundations of a won game
 
-
-def _fits_table(relaxed: bool) -> tuple[tuple[int, ...], ...]:
-    """For each card, the cards that may be put on it in the tableau."""
-    table = []
-    for top in range(52):
-        r = RANK[top]
-        table.append(tuple(c for c in range(52) if RANK[c] == r - 1 and (relaxed or RED[c] != RED[top])))
-    return tuple(table)
-
-
-_FITS = {False: _fits_table(False), True: _fits_table(True)}
+#: For each rule (relaxed?) and each card, the cards that fit on it (:func:`.cards.fits`).
+_FITS = {
+    relaxed: tuple(tuple(c for c in range(52) if fits(c, top, relaxed=relaxed)) for top in range(52))
+    for relaxed in (False, True)
+}
+#: For each card, whether it may go into an empty column (the same under both rules).
+_ENTERS_EMPTY = tuple(fits(c, None, relaxed=False) for c in range(52))
 # Every move the engine can list, made once: legal_moves() hands out these shared values.
-_TABLEAU_MOVES = {(s, c, t): Move(s, t, c) for s in range(7) for c in range(52) for t in range(7) if s != t}
-_TO_FOUNDATION = tuple(Move(s, FOUNDATION) for s in range(7))
-_FROM_FOUNDATION = {(f, t): Move(FOUNDATION + f, t) for f in range(4) for t in range(7)}
+_TABLEAU_MOVES = {
+    (s, c, t): Move(Source(s), Target(t), c) for s in range(7) for c in range(52) for t in range(7) if s != t
+}
+_TO_FOUNDATION = tuple(Move(Source(s), TO_FOUNDATION) for s in range(7))
+_FROM_FOUNDATION = {(f, t): Move(Source(FOUNDATION + f), Target(t)) for f in range(4) for t in range(7)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +76,8 @@ class Game:
         self.foundations = foundations if foundations is not None else [0, 0, 0, 0]
         self.score = 0
         self.moves = 0
-        # (src, dst, count, flipped, points, card): enough to reverse one move, never a copy.
+        # (src, dst, count, flipped, points, card): enough to reverse one move, never a copy. Both places
+        # are numbered as sources: a move up goes to FOUNDATION + suit.
         self.history: deque[tuple[int, int, int, bool, int, int]] = deque(maxlen=UNDO_LIMIT)
         self.last: MoveResult | None = None
 
@@ -131,7 +131,7 @@ class Game:
     # -- queries ------------------------------------------------------------------------------
     @property
     def is_won(self) -> bool:
-        return self.foundations == [13, 13, 13, 13]
+        return self.foundations == _ALL_UP
 
     @property
     def status(self) -> str:
@@ -172,7 +172,7 @@ class Game:
                     for t in targets:
                         if t != s:
                             append(tableau_moves[s, card, t])
-                if empties and RANK[card] == 13:
+                if empties and _ENTERS_EMPTY[card]:
                     for t in empties:
                         append(tableau_moves[s, card, t])
             last = col[-1]
@@ -181,10 +181,10 @@ class Game:
         for f in range(4):
             top = foundations[f]
             if top:
-                card = f * 13 + top - 1
+                card = card_of(f, top)
                 for t in wanted.get(card, ()):
                     append(_FROM_FOUNDATION[f, t])
-                if top == 13:
+                if _ENTERS_EMPTY[card]:
                     for t in empties:
                         append(_FROM_FOUNDATION[f, t])
         return moves
@@ -192,7 +192,7 @@ class Game:
     # -- changes ------------------------------------------------------------------------------
     def play(self, move: Move) -> MoveResult:
         """Check ``move`` against the rules and make it; ``IllegalMove`` and no change otherwise."""
-        if self.foundations == [13, 13, 13, 13]:
+        if self.foundations == _ALL_UP:
             raise IllegalMove("game_over")
         src, dst = move.src, move.dst
         columns = self.columns
@@ -201,10 +201,10 @@ class Game:
             top = self.foundations[suit]
             if not top:
                 raise IllegalMove("empty_source")
-            card = suit * 13 + top - 1
+            card = card_of(suit, top)
             if move.card is not None and move.card != card:
                 raise IllegalMove("card_not_available")
-            if dst >= FOUNDATION or dst == AUTO:
+            if dst < 0:  # to a foundation, or the double-tap search: only columns take a card back
                 raise IllegalMove("illegal_move")
             self._check_fit(card, dst)
             columns[dst].append(card)
@@ -222,7 +222,7 @@ class Game:
             except ValueError:
                 raise IllegalMove("card_not_available") from None
         card = col[index]
-        if dst == FOUNDATION:
+        if dst == TO_FOUNDATION:
             if index != len(col) - 1:
                 raise IllegalMove("illegal_move")
             suit = SUIT[card]
@@ -239,7 +239,7 @@ class Game:
         if dst == AUTO:
             dst = self._auto_target(src, card)
             move = _TABLEAU_MOVES[src, card, dst]
-        elif dst == src:
+        elif columns[dst] is col:
             raise IllegalMove("same_column")
         else:
             self._check_fit(card, dst)
@@ -248,18 +248,9 @@ class Game:
         flipped = self._flip(src)
         return self._record(src, dst, count, flipped, FLIP_POINTS if flipped else 0, card, move)
 
-    def tap(self, column: int) -> MoveResult:
-        """Tap the last card of column 1..7: it goes to its foundation if it can."""
-        return self.play(_TO_FOUNDATION[_column_index(column)])
-
-    def double_tap(self, column: int, card: str | int) -> MoveResult:
-        """Double-tap a face-up card: its group goes to the best column (see :meth:`_auto_target`)."""
-        card_index = parse_card(card) if isinstance(card, str) else card
-        return self.play(Move(_column_index(column), AUTO, card_index))
-
     def undo(self) -> MoveResult:
         """Take back the last move (up to 100); counts as a move itself."""
-        if self.foundations == [13, 13, 13, 13]:
+        if self.foundations == _ALL_UP:
             raise IllegalMove("game_over")
         if not self.history:
             raise IllegalMove("nothing_to_undo")
@@ -285,27 +276,27 @@ class Game:
     # -- internals ----------------------------------------------------------------------------
     def _check_fit(self, card: int, dst: int) -> None:
         target = self.columns[dst]
-        if not target:
-            if RANK[card] != 13:
-                raise IllegalMove("only_king_on_empty")
-        elif card not in _FITS[self.relaxed][target[-1]]:
-            raise IllegalMove("does_not_fit", relaxed=self.relaxed)
+        if target:
+            if card not in _FITS[self.relaxed][target[-1]]:
+                raise IllegalMove("does_not_fit", relaxed=self.relaxed)
+        elif not _ENTERS_EMPTY[card]:
+            raise IllegalMove("only_king_on_empty")
 
-    def _auto_target(self, src: int, card: int) -> int:
+    def _auto_target(self, src: int, card: int) -> Target:
         """The double-tap target: the longest column the card fits (lowest number on a tie),
-        else the lowest empty column for a King."""
+        else the lowest empty column, if the card may go into one."""
+        relaxed = self.relaxed
         best = -1
         best_length = 0
-        fits = _FITS[self.relaxed]
         for t, col in enumerate(self.columns):
-            if t != src and col and card in fits[col[-1]] and len(col) > best_length:
+            if t != src and col and len(col) > best_length and fits(card, col[-1], relaxed=relaxed):
                 best, best_length = t, len(col)
         if best >= 0:
-            return best
-        if RANK[card] == 13:
+            return Target(best)
+        if fits(card, None, relaxed=relaxed):
             for t, col in enumerate(self.columns):
                 if not col and t != src:
-                    return t
+                    return Target(t)
             raise IllegalMove("only_king_on_empty")
         raise IllegalMove("does_not_fit", relaxed=self.relaxed)
 
@@ -333,7 +324,7 @@ class Game:
         return {
             "tableau": tableau,
             "foundations": {
-                SUITS[f]: (CARD_NAMES[f * 13 + top - 1] if top else None) for f, top in enumerate(self.foundations)
+                SUITS[f]: (CARD_NAMES[card_of(f, top)] if top else None) for f, top in enumerate(self.foundations)
             },
             "score": self.score,
             "moves": self.moves,
@@ -379,7 +370,7 @@ class Game:
         game = cls(GameCode.parse(state["code"]), columns, down, list(state["f"]))
         game.score = state["score"]
         game.moves = state["moves"]
-        if version == 1:
+        if version == 1:  # kept: a game left untouched since version 2 came still holds a version-1 state
             game.history.extend(
                 (src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]
             )
@@ -388,6 +379,13 @@ class Game:
             game.history.extend(map(_history_entry, [text[i : i + 6] for i in range(0, len(text), 6)]))
         last = state.get("last")
         game.last = None if last is None else MoveResult(None, last[0], last[1])
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy: the same position, score, counters, undo history and last result."""
+        game = Game(self.code, [list(col) for col in self.columns], list(self.down), list(self.foundations))
+        game.score, game.moves, game.last = self.score, self.moves, self.last
+        game.history.extend(self.history)
         return game
 
     @classmethod
@@ -406,7 +404,7 @@ class Game:
             return NotImplemented
         return self.to_state() == other.to_state()
 
-    __hash__ = None  # type: ignore[assignment]
+    # Equal games are unhashable: with __eq__ and no __hash__, Python sets __hash__ to None.
 
     def __repr__(self) -> str:
         return f"<Game {self.code} moves={self.moves} score={self.score} {self.status}>"
@@ -449,9 +447,3 @@ _STORED_CARD: dict[str, int] = {
     **{name.lower(): card for card, name in enumerate(CARD_NAMES)},
 }
 _FACE_DOWN = frozenset(name.lower() for name in CARD_NAMES)
-
-
-def _column_index(column: int) -> int:
-    if not isinstance(column, int) or not 1 <= column <= 7:
-        raise ValueError(f"bad column: {column!r} (expected 1..7)")
-    return column - 1

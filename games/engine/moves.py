@@ -1,66 +1,91 @@
 """Moves: small frozen values with a text form (``t3:7H>t5``) and the API's JSON form.
 
-Places are numbered inside the engine: columns ``t1..t7`` are 0..6, foundations
-``fS fH fD fC`` are 7..10. A move's target is a column, ``FOUNDATION`` (the moved
-card's own foundation, ``"f"``) or ``AUTO`` (the double-tap search, ``"auto"``).
+A move takes cards from a :data:`Source` to a :data:`Target`; the two are different kinds of
+place. A source is a column (``t1..t7``: 0..6) or a foundation (``fS fH fD fC``:
+``FOUNDATION + suit``, 7..10), whose top card goes back down. A target is a column, or one of
+two that the engine resolves: ``TO_FOUNDATION`` (``"f"``: the moved card's own foundation) and
+``AUTO`` (``"auto"``: the double-tap search).
 
 >>> move = Move.parse("t3:7h>t5")
 >>> str(move), move.to_json()
 ('t3:7H>t5', {'from': 't3', 'card': '7H', 'to': 't5'})
 >>> str(Move.from_json({"from": "fH", "to": "t2"}))
 'fH>t2'
+>>> Move.parse("t3>f").dst == TO_FOUNDATION, Move.parse("fH>t2").src == FOUNDATION + 1
+(True, True)
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, NewType
 
 from .cards import CARD_NAMES, SUITS, parse_card
 from .errors import BadMove
 
-FOUNDATION = 7  # as a target: the card's own foundation; as a source, 7 + suit
-AUTO = -1
-_PLACE_RE = re.compile(r"(?:t([1-7])|f([SHDC])?|(auto))")
-_TEXT_RE = re.compile(r"([^:>]+)(?::([^>]+))?>(.+)")
+#: Where a move's cards come from: a column 0..6, or a foundation ``FOUNDATION + suit``.
+Source = NewType("Source", int)
+#: Where they go: a column 0..6, ``TO_FOUNDATION`` or ``AUTO``.
+Target = NewType("Target", int)
+
+#: The source of the first foundation (fS); the foundation of suit ``s`` is ``FOUNDATION + s``,
+#: so ``move.src >= FOUNDATION`` is a card taken back from a foundation.
+FOUNDATION: Final = Source(7)
+#: The target ``"f"``: the moved card's own foundation.
+TO_FOUNDATION: Final = Target(-2)
+#: The target ``"auto"``: the double-tap search (SPEC section 3) picks the column.
+AUTO: Final = Target(-1)
+_PLACE_RE: Final = re.compile(r"(?:t([1-7])|f([SHDC])?|(auto))")
+_TEXT_RE: Final = re.compile(r"([^:>]+)(?::([^>]+))?>(.+)")
 
 
-def place_name(place: int, *, as_target: bool = False) -> str:
+def source_name(place: Source) -> str:
+    return f"t{place + 1}" if place < FOUNDATION else "f" + SUITS[place - FOUNDATION]
+
+
+def target_name(place: Target) -> str:
     if place == AUTO:
         return "auto"
-    if place < 7:
-        return f"t{place + 1}"
-    return "f" if as_target else "f" + SUITS[place - 7]
+    return "f" if place == TO_FOUNDATION else f"t{place + 1}"
 
 
-def _parse_place(text: object, *, target: bool) -> int:
+def _match_place(text: object, expected: str) -> tuple[str | None, str | None, str | None]:
+    """The (column digit, suit letter, "auto") of a place's text; ``BadMove`` quoting it otherwise."""
     if not isinstance(text, str) or len(text) > 8:
         raise BadMove(f"bad place: {text!r}")
     raw = text.strip()
     match = _PLACE_RE.fullmatch(raw[:1].lower() + raw[1:].upper() if raw[:1] in "tTfF" else raw.lower())
     if match is None:
-        raise BadMove(f"bad place: {text!r} (expected t1..t7, fS, fH, fD, fC{', f or auto' if target else ''})")
+        raise BadMove(f"bad place: {text!r} (expected {expected})")
     column, suit, auto = match.groups()
+    return column, suit, auto
+
+
+def _parse_source(text: object) -> Source:
+    column, suit, auto = _match_place(text, "t1..t7, fS, fH, fD, fC")
     if column:
-        return int(column) - 1
+        return Source(int(column) - 1)
     if auto:
-        if not target:
-            raise BadMove(f"bad place: {text!r} can only be a target")
-        return AUTO
-    if target:
-        return FOUNDATION  # the app finds the card's own foundation itself
+        raise BadMove(f"bad place: {text!r} can only be a target")
     if suit is None:
         raise BadMove(f"bad place: {text!r} (name the foundation: fS, fH, fD or fC)")
-    return FOUNDATION + SUITS.index(suit)
+    return Source(FOUNDATION + SUITS.index(suit))
+
+
+def _parse_target(text: object) -> Target:
+    column, _suit, auto = _match_place(text, "t1..t7, fS, fH, fD, fC, f or auto")
+    if column:
+        return Target(int(column) - 1)
+    return AUTO if auto else TO_FOUNDATION  # fH as a target: the app finds the card's own foundation itself
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """Move the group from ``card`` up (or the last card) of ``src`` to ``dst``."""
 
-    src: int
-    dst: int
+    src: Source
+    dst: Target
     card: int | None = None
 
     @classmethod
@@ -82,8 +107,8 @@ class Move:
             raise BadMove(f"unknown fields in move: {', '.join(sorted(map(str, unknown)))}")
         if "from" not in data or "to" not in data:
             raise BadMove("a move needs 'from' and 'to'")
-        src = _parse_place(data["from"], target=False)
-        dst = _parse_place(data["to"], target=True)
+        src = _parse_source(data["from"])
+        dst = _parse_target(data["to"])
         card_text = data.get("card")
         card: int | None = None
         if card_text is not None:
@@ -95,12 +120,12 @@ class Move:
         return cls(src, dst, card)
 
     def to_json(self) -> dict[str, str]:
-        out = {"from": place_name(self.src)}
+        out = {"from": source_name(self.src)}
         if self.card is not None:
             out["card"] = CARD_NAMES[self.card]
-        out["to"] = place_name(self.dst, as_target=True)
+        out["to"] = target_name(self.dst)
         return out
 
     def __str__(self) -> str:
         card = "" if self.card is None else ":" + CARD_NAMES[self.card]
-        return f"{place_name(self.src)}{card}>{place_name(self.dst, as_target=True)}"
+        return f"{source_name(self.src)}{card}>{target_name(self.dst)}"

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import AUTO, FOUNDATION, Game, GameCode, IllegalMove, Move, Rule
+from games.engine import ACE, AUTO, FOUNDATION, TO_FOUNDATION, Game, GameCode, IllegalMove, Move, Rule, card_of
 from games.engine.cards import CARD_NAMES
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,7 +32,7 @@ def random_play(game: Game, picks: list[int]) -> list[str]:
 
 def all_cards(game: Game) -> list[int]:
     cards = [c for col in game.columns for c in col]
-    cards += [suit * 13 + r for suit, top in enumerate(game.foundations) for r in range(top)]
+    cards += [card_of(suit, r) for suit, top in enumerate(game.foundations) for r in range(ACE, top + 1)]
     return sorted(cards)
 
 
@@ -70,6 +70,20 @@ def test_replaying_the_log_gives_the_live_state(code: GameCode, picks: list[int]
     game = Game.new(code)
     log = random_play(game, picks)
     assert Game.replay(code, log) == game
+
+
+@SETTINGS
+@given(codes, choices)
+def test_a_copy_is_equal_and_goes_its_own_way(code: GameCode, picks: list[int]) -> None:
+    game = Game.new(code)
+    random_play(game, picks)
+    before = game.to_state()
+    copy = game.copy()
+    assert copy == game and copy.last == game.last
+    random_play(copy, [1, 2, 3, 7, 5, 14])
+    if game.history:
+        copy.undo()
+    assert game.to_state() == before
 
 
 @SETTINGS
@@ -116,7 +130,7 @@ def test_score_is_ten_per_card_put_up_plus_five_per_flip(code: GameCode, picks: 
             break
         move = moves[pick % len(moves)]
         result = game.play(move)
-        puts = 1 if result.move is not None and result.move.dst == FOUNDATION else 0
+        puts = 1 if result.move is not None and result.move.dst == TO_FOUNDATION else 0
         assert result.points == 10 * puts + (5 if result.flipped else 0)
         live.append((result.points, result.flipped is not None))
         assert game.score == sum(p for p, _ in live) >= 0
@@ -129,7 +143,7 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept(code: GameCode, pick
     random_play(game, picks)
     listed = {str(m) for m in game.legal_moves()}
     accepted = set()
-    candidates = [Move(s, FOUNDATION) for s in range(7)]
+    candidates = [Move(s, TO_FOUNDATION) for s in range(7)]
     candidates += [Move(s, t, c) for s in range(7) for c in game.columns[s] for t in range(7) if t != s]
     candidates += [Move(FOUNDATION + f, t) for f in range(4) for t in range(7)]
     for move in candidates:
@@ -141,7 +155,7 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept(code: GameCode, pick
         accepted.add(
             str(
                 move
-                if move.card is not None or move.src >= FOUNDATION or move.dst == FOUNDATION
+                if move.card is not None or move.src >= FOUNDATION or move.dst == TO_FOUNDATION
                 else Move(move.src, move.dst, game.columns[move.src][-1])
             )
         )
@@ -169,6 +183,6 @@ def test_auto_resolves_to_a_listed_move(code: GameCode, pick: int) -> None:
         result = game.play(Move(s, AUTO, c))
     except IllegalMove as error:
         assert error.reason in ("does_not_fit", "only_king_on_empty", "group_too_large")
-        assert not any(m.src == s and m.card == c and m.dst < 7 for m in Game.new(code).legal_moves())
+        assert not any(m.src == s and m.card == c and m.dst >= 0 for m in Game.new(code).legal_moves())
         return
     assert result.move is not None and result.move in Game.new(code).legal_moves()

@@ -210,7 +210,7 @@ def test_a_win_without_take_backs_scores_exactly_625(rule: Rule) -> None:
     game = winning_layout(rule)
     for _ in range(13):
         for column in (1, 2, 3, 4):
-            game.tap(column)
+            play(game, f"t{column}>f")
     assert game.is_won and game.status == "won"
     assert (game.score, game.moves) == (625, 52)
     assert game.view()["legal_moves"] == []
@@ -221,7 +221,7 @@ def test_a_won_game_takes_no_more_moves_or_undos(rule: Rule) -> None:
     game = winning_layout(rule)
     for _ in range(13):
         for column in (1, 2, 3, 4):
-            game.tap(column)
+            play(game, f"t{column}>f")
     assert refusal(game, "fS>t1") == "game_over"
     with pytest.raises(IllegalMove, match="game_over"):
         game.undo()
@@ -278,30 +278,28 @@ def test_nothing_to_undo_at_the_start() -> None:
 @BOTH
 def test_tap_sends_the_last_card_to_its_foundation_or_refuses(rule: Rule) -> None:
     game = layout(["5S", "AC"], ["3H"], rule=rule)
-    result = game.tap(1)
+    result = game.play(Move.parse("t1>f"))
     assert str(result.move) == "t1>f" and result.points == 10
-    with pytest.raises(IllegalMove) as caught:
-        game.tap(2)
-    assert caught.value.reason == "not_next_on_foundation"
+    assert refusal(game, "t2>f") == "not_next_on_foundation"
 
 
 @BOTH
 def test_double_tap_takes_the_longest_column_it_fits_lowest_number_on_a_tie(rule: Rule) -> None:
     game = layout(["9D"], ["2C", "3C", "9H"], ["4C", "5C", "9D"], ["8S", "KS"], rule=rule)
-    result = game.double_tap(4, "8S")
+    result = game.play(Move.parse("t4:8S>auto"))
     assert str(result.move) == "t4:8S>t2"
     assert tableau(game)[1] == ["2C", "3C", "9H", "8S", "KS"]
 
 
 def test_double_tap_in_relaxed_may_use_a_same_colour_column() -> None:
     game = layout(["9D"], ["2C", "3C", "4S", "9S"], ["8S"], rule=Rule.RELAXED)
-    assert str(game.double_tap(3, "8S").move) == "t3:8S>t2"
+    assert str(game.play(Move.parse("t3:8S>auto")).move) == "t3:8S>t2"
 
 
 @BOTH
 def test_double_tap_puts_a_king_into_the_lowest_empty_column(rule: Rule) -> None:
     game = layout(["5H"], ["qc", "KD", "4S"], rule=rule)
-    result = game.double_tap(2, "KD")
+    result = game.play(Move.parse("t2:KD>auto"))
     assert str(result.move) == "t2:KD>t3" and result.flipped == "QC"
 
 

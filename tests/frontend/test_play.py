@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.engine import Game as EngineGame
-from games.engine import GameCode, explain
+from games.engine import GameCode, Move, explain
 from tests import factories
 
 from .support import (
@@ -79,7 +79,7 @@ def test_tapping_the_last_card_puts_it_on_its_foundation(page: Any) -> None:
 def test_double_tap_sends_the_card_where_the_server_finds_a_place(page: Any) -> None:
     code, game, move = find_deal(group_move)
     expected = copy.deepcopy(game)
-    result = expected.double_tap(int(move["from"][1]), move["card"])
+    result = expected.play(Move.from_json({**move, "to": "auto"}))
     target = result.move.to_json()["to"]
     open_deal(page, code)
 
@@ -236,7 +236,7 @@ def test_a_foundation_card_dragged_back_onto_a_column(page: Any) -> None:
 def test_automatic_drop_chooses_the_column_when_let_go_elsewhere(page: Any) -> None:
     code, game, move = find_deal(group_move)
     expected = copy.deepcopy(game)
-    target = expected.double_tap(int(move["from"][1]), move["card"]).move.to_json()["to"]
+    target = expected.play(Move.from_json({**move, "to": "auto"})).move.to_json()["to"]
     page.goto("/")
     page.evaluate("localStorage.setItem('yukon.settings', JSON.stringify({auto_drop: true}))")
     open_deal(page, code)

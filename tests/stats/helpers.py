@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
-from games.engine.solve import solve
 from games.models import DailyDeal, Game, MoveLog, StatusChoices
+from games.solver import solve
 from stats.models import DailyResult
 from tests import factories
 

@@ -12,8 +12,8 @@ from django.db import connection
 from games import daily
 from games.engine import FOUNDATION, GameCode
 from games.engine import Game as EngineGame
-from games.engine.solve import solve
 from games.models import DailyDeal, Game
+from games.solver import solve
 from tests import factories
 from tests.stats.helpers import deal
 from tests.support import assert_error

@@ -1,33 +1,12 @@
-"""The solver's searches compiled with numba: its depth-first search and its deadlock check.
+"""The solver's search and its deadlock check, compiled with numba: the one implementation of both.
 
-:func:`.solve.solve` runs a plain search, restarts in a shaken order and the plain search again;
-in plain Python those searches and their deadlock check were nearly all of its time. This module
-is the same search, step for step (the same moves in the same order, the same reductions, the
-same node counts as :class:`.solve._Search` for the plain order), and the deadlock check:
-
-* :class:`Searches`: the searches of one solve, which share what they learn about positions (the
-  deadlock check's answers and the positions proven lost). Positions are known by a 128-bit hash
-  of their columns (order-independent: columns are interchangeable), not by their bytes: for a
-  search of ten million positions, the chance that two of them share one is about 1 in 10^24,
-  which this solver accepts.
-* The *canonical* search (``canon``, classic): positions that swaps link (a group whose bottom
-  card lies on one of its parents moved onto the other, which can be taken back at once) reach
-  the same positions, so the search keeps one position of each such family in a canonical form
-  (:func:`_canon`) and tries from it what every member can do (:func:`_expand`). A proof of a
-  lost deal takes a third to a half of the plain search's nodes. It has no Python twin: the tests
-  hold its verdicts to the plain search's, on random positions and deals.
-* :func:`deadlocked_key`: the deadlock check on the position key the Python search keeps
-  (``bytes``: for each column ``100 + face-down cards``, then its cards, bottom first).
-
-The same deadlock check in plain Python is ``tests/engine/deadlock_reference.py``, and
-``tests/engine/test_solver.py`` holds both searches and both checks to the same answers.
-
-numba comes as a wheel; the first call in a process compiles the loops (a few seconds) or loads
-them from numba's cache (``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``):
-:func:`warm_up` does it before a solver's clock starts.
+:mod:`.compiled` is their typed door; nothing else calls them. numba types these functions itself
+when it compiles them, from untyped Python, which mypy cannot check: pyproject's one override
+(for this module only) says so. A position is arrays (``cols``: 7 × 64 cards, ``lens``,
+``down``: face-down cards per column, ``fnd``: the foundations' top ranks), a move a packed int
+(:func:`_pack`). ``tests/solver/reference.py`` is the same search in plain Python, the readable
+reference the tests hold this one to.
 """
-
-# mypy: disable-error-code="no-untyped-def, no-untyped-call"
 
 from __future__ import annotations
 
@@ -37,174 +16,34 @@ from typing import Final
 import numpy as np
 from numba import njit, objmode
 
-from . import solve
-from .cards import RANK, SUIT
-from .game import GROUP_LIMIT, Game
+from games.engine.cards import ACE, KING, card_of
 
-__all__ = ["Searches", "deadlocked_key", "plain_search", "warm_up"]
+from .tables import TO_EMPTY
 
-_InternalMove = tuple[int, ...]
-
-
-def _padded(rows: tuple[tuple[int, ...], ...]) -> np.ndarray:
-    """A table of the solver's (for each card, some cards) as an array, -1 padded."""
-    table = np.full((52, 4), -1, dtype=np.int64)
-    for card, row in enumerate(rows):
-        table[card, : len(row)] = row
-    return table
-
-
-def _safe_table(needs: tuple[tuple[tuple[int, int], ...], ...]) -> np.ndarray:
-    table = np.zeros((52, 3, 2), dtype=np.int64)
-    for card, row in enumerate(needs):
-        for j, (suit, rank) in enumerate(row):
-            table[card, j] = (suit, rank)
-    return table
-
-
-#: For each rule (relaxed?): the parents, the children and the safe-move needs of every card.
-_TABLES: Final = {
-    relaxed: (_padded(solve._PARENTS[relaxed]), _padded(solve._CHILDREN[relaxed]), _safe_table(solve._SAFE[relaxed]))
-    for relaxed in (False, True)
-}
-_RANK: Final = np.array(RANK, dtype=np.int64)
-_SUIT: Final = np.array(SUIT, dtype=np.int64)
-#: The longest search path kept (a longer one ends the search: unknown).
-_MAX_DEPTH: Final = 20_000
-#: The random numbers of the column hashes (:func:`_col_hash`), two lanes: a 128-bit position key.
-_CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**64, size=(2, 64, 52), dtype=np.uint64)
-_DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**64, size=(2, 64), dtype=np.uint64)
-#: Room for the moves of one position.
-_MOVES: Final = 128
-#: The most positions a canonical position's family may have (more: unknown).
-_FAMILY: Final = 256
-_MOVE_BITS: Final = (1 << 40) - 1
-#: Statuses of :meth:`Searches.run`.
+#: Statuses of :func:`search`.
 WON: Final = 1
 LOST: Final = 0
 OUT_OF_BUDGET: Final = -1
 TOO_DEEP: Final = -2
+#: Room for the moves of one position.
+MOVES: Final = 128
+#: The most positions a canonical position's family may have (more: unknown).
+FAMILY: Final = 256
+_MOVE_BITS: Final = (1 << 40) - 1
+#: The random numbers of the column hashes (:func:`_col_hash`), two lanes: a 128-bit position key.
+_CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**64, size=(2, 64, 52), dtype=np.uint64)
+_DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**64, size=(2, 64), dtype=np.uint64)
+_PLACE_Z: Final = np.random.default_rng(7).integers(0, 2**64, size=(2, 7), dtype=np.uint64)
+# The engine's cards and its empty-column rule as arrays. numba compiles global arrays in as
+# constants, and its cache follows the changes of this file only (the rules are frozen: SPEC 1).
+_CARD_OF: Final = np.array([[-1] + [card_of(s, r) for r in range(ACE, KING + 1)] for s in range(4)], dtype=np.int64)
+_EMPTY_COLUMN_CARDS: Final = np.array(TO_EMPTY, dtype=np.int64)
+_TO_EMPTY_COLUMN: Final = np.array([c in TO_EMPTY for c in range(52)], dtype=np.bool_)
 
 
-def deadlocked_key(key: bytes, foundations: list[int], relaxed: bool) -> bool:
-    """Whether the deadlock check proves the position of ``key`` (with these foundations) lost."""
-    f = foundations
-    parents = _TABLES[relaxed][0]
-    return bool(_dead_key(np.frombuffer(key, dtype=np.uint8), f[0], f[1], f[2], f[3], parents, _RANK, _SUIT))
-
-
-class Searches:
-    """The searches of one :func:`.solve.solve`, from ``game``'s position: they share what they
-    learn about positions (the deadlock check's answers, and the positions proven lost: see the
-    module doc of :mod:`.solve`)."""
-
-    #: False only to check that sharing changes no verdict.
-    share = True
-
-    def __init__(self, game: Game) -> None:
-        self.cols = np.zeros((7, 64), dtype=np.int64)
-        self.lens = np.zeros(7, dtype=np.int64)
-        for s, col in enumerate(game.columns):
-            self.cols[s, : len(col)] = col
-            self.lens[s] = len(col)
-        self.down = np.array(game.down, dtype=np.int64)
-        self.fnd = np.array(game.foundations, dtype=np.int64)
-        self.tables = _TABLES[game.relaxed]
-        self.relaxed = game.relaxed
-        self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
-        self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
-        self.known_count = np.zeros(1, dtype=np.int64)
-        depth = _MAX_DEPTH
-        self.work = (
-            np.zeros(1 << 21, dtype=np.int64),  # the moves of the frames on the path, a stack
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.bool_),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth * 8 + 256, dtype=np.int64),  # the moves up (and swaps) made on entering
-            np.zeros(depth * 8 + 256, dtype=np.bool_),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(1 << 18, dtype=np.int64),  # the families' members: where from, by which swap
-            np.zeros(1 << 18, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(_MOVES, dtype=np.int64),  # one position's moves (or swaps), as found
-            np.zeros(_FAMILY, dtype=np.int64),  # the swaps to one member
-            np.zeros(_FAMILY, dtype=np.int64),  # the members, as bits: which groups are swapped
-        )
-
-    def run(
-        self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0, canon: bool = False
-    ) -> tuple[int, int, list[_InternalMove]]:
-        """One search: ``(status, nodes, line)``, status :data:`WON` (``line``: the solver's
-        internal moves), :data:`LOST` (the whole space searched), :data:`OUT_OF_BUDGET`
-        (``max_nodes`` spent, or the process clock past ``deadline``) or :data:`TOO_DEEP` (a path
-        longer than it keeps, or a family or the move stack past its room: unknown). ``noise``:
-        the order of the plain search shaken (each move's priority gets up to that much at random,
-        from ``seed``). ``canon``: over canonical positions (classic only: in relaxed a card has
-        four parents, and the families are known by a bit per card, for one of two)."""
-        if canon and self.relaxed:
-            raise ValueError("the canonical search is for classic only")
-        parents, children, safe = self.tables
-        if not self.share:
-            self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
-            self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
-            self.known_count[0] = 0
-        status, nodes, line, self.known, self.known_dead = _search(
-            self.cols.copy(), self.lens.copy(), self.down.copy(), self.fnd.copy(),
-            parents, children, safe, _RANK, _SUIT,
-            -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
-            noise, seed, self.known, self.known_dead, self.known_count, self.work, canon,
-        )  # fmt: skip
-        return int(status), int(nodes), [_decode(int(m)) for m in line]
-
-
-def plain_search(game: Game, max_nodes: int | None, deadline: float | None) -> tuple[int, int, list[_InternalMove]]:
-    """One plain search from ``game``'s position (see :meth:`Searches.run`)."""
-    return Searches(game).run(max_nodes, deadline)
-
-
-def warm_up() -> None:
-    """Compile (or load from the cache) now, not within a search's time budget; once a process."""
-    global _warm
-    if not _warm:
-        deadlocked_key(bytes((100,)), [0, 0, 0, 0], False)
-        plain_search(Game.from_code("YU1-C-AAAAAAB"), 1, None)
-        _warm = True
-
-
-_warm = False
-
-
-def _decode(m: int) -> _InternalMove:
-    """The solver's internal move of a packed one (see ``_pack``)."""
-    kind, s = m & 15, (m >> 4) & 15
-    if kind == 0:
-        return (0, s, (m >> 8) & 255, (m >> 16) & 255, (m >> 24) & 255)
-    if kind == 1:
-        return (1, s, (m >> 8) & 255)
-    return (2, s, (m >> 16) & 255)
-
-
-# -- compiled (numba: no coverage, no types) ---------------------------------------------------
-@njit(cache=True)
-def _dead_key(key, f0, f1, f2, f3, parents, rank, suit):  # pragma: no cover
-    """The deadlock check on a position key: its columns into arrays, then :func:`_dead`."""
-    cols = np.zeros((7, 64), dtype=np.int64)
-    lens = np.zeros(7, dtype=np.int64)
-    down = np.zeros(7, dtype=np.int64)
-    s = -1
-    for i in range(key.shape[0]):
-        if key[i] >= 100:
-            s += 1
-            down[s] = key[i] - 100
-        else:
-            cols[s, lens[s]] = key[i]
-            lens[s] += 1
-    return _dead(cols, lens, down, np.array([f0, f1, f2, f3]), parents, rank, suit)
+@njit(cache=True, inline="always")
+def _won(fnd):
+    return fnd[0] == KING and fnd[1] == KING and fnd[2] == KING and fnd[3] == KING
 
 
 @njit(cache=True, inline="always")
@@ -232,8 +71,9 @@ def _is_safe(card, fnd, safe):
     return True
 
 
-# A move packed in an int: kind | s << 4 | i << 8 | t << 16 | n << 24, as (kind, s, i, t, n) of the
-# solver's internal moves (up: i is the suit; take-back: s is the suit, t the column).
+# A move packed in an int: kind | s << 4 | i << 8 | t << 16 | n << 24. Kind 0, the group from card
+# i of column s (n cards) onto column t; kind 1, the last card of column s up onto foundation i (its
+# suit); kind 2, the top card of foundation s back onto column t. (compiled.py reads them back.)
 @njit(cache=True, inline="always")
 def _pack(kind, s, i, t, n):
     return kind | (s << 4) | (i << 8) | (t << 16) | (n << 24)
@@ -299,10 +139,11 @@ def _apply(m, cols, lens, down, fnd, hashes):
         _shift(s, (m >> 8) & 255, (m >> 16) & 255, cols, lens, hashes)
         return _turn_up(s, lens, down, hashes)
     if kind == 1:
-        fnd[_pop(s, cols, lens, hashes) // 13] += 1
+        _pop(s, cols, lens, hashes)
+        fnd[(m >> 8) & 255] += 1  # a move up carries its suit
         return _turn_up(s, lens, down, hashes)
     fnd[s] -= 1
-    _push((m >> 16) & 255, s * 13 + fnd[s], cols, lens, hashes)
+    _push((m >> 16) & 255, _CARD_OF[s, fnd[s] + 1], cols, lens, hashes)
     return False
 
 
@@ -319,11 +160,33 @@ def _undo(m, flipped, cols, lens, down, fnd, hashes):
         if flipped:
             _turn_down(s, down, hashes)
         suit = (m >> 8) & 255
-        _push(s, suit * 13 + fnd[suit] - 1, cols, lens, hashes)
+        _push(s, _CARD_OF[suit, fnd[suit]], cols, lens, hashes)
         fnd[suit] -= 1
     else:
         _pop((m >> 16) & 255, cols, lens, hashes)
         fnd[s] += 1
+
+
+@njit(cache=True)
+def _hashes(cols, lens, down):
+    """The hashes of the seven columns, in both lanes (kept up to date move by move)."""
+    hashes = np.zeros((2, 7), dtype=np.uint64)
+    for s in range(7):
+        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
+        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+    return hashes
+
+
+@njit(cache=True)
+def _exact_key(hashes):
+    """A 128-bit key of the position with its columns in their places (:func:`_position_key`
+    takes them in any order)."""
+    a = np.uint64(0)
+    b = np.uint64(0)
+    for s in range(7):
+        a += _mix(hashes[0, s] + _PLACE_Z[0, s])
+        b += _mix(hashes[1, s] + _PLACE_Z[1, s])
+    return a, b
 
 
 @njit(cache=True)
@@ -377,14 +240,26 @@ def _grow_known(keys, dead):
 
 
 @njit(cache=True)
-def _dead(cols, lens, down, fnd, parents, rank, suit):
-    """The steps of ``tests/engine/deadlock_reference.py``, on the position's arrays."""
+def deadlocked(cols, lens, down, fnd, parents, rank, suit):
+    """Whether the deadlock check (see :func:`_dead_in`) proves the position lost."""
     return _dead_in(cols, lens, down, fnd, parents, rank, suit, np.zeros((8, 52), dtype=np.int64))
 
 
 @njit(cache=True)
 def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
-    """:func:`_dead` in a work area allocated once (``work``, 8 × 52; a search calls it often)."""
+    """The deadlock check, in a work area allocated once (``work``, 8 × 52; a search calls it often).
+
+    A set ``X`` of tableau cards none of which can be the first of ``X`` to move (as the bottom
+    card of a group, or up to its foundation) proves the position lost, since every card has to
+    move at last. Until the first move of ``X``, each card of ``X`` keeps lying on the card under
+    it, so a card with a card of ``X`` directly on it (*held*) is no column's last card. A card
+    therefore could move first only if it is not a held face-down card and has a target that is
+    not held (nor, lying above it in its own column, only reachable through held cards; a target
+    on its foundation must be able to come back), a column that could be emptied if it may go into
+    one (the bottom card of some column not in ``X``), or, not held itself, every lower card of its
+    suit neither in ``X`` nor held. The greatest such ``X`` is found by starting from the whole
+    tableau and taking out every card that could move first; the position is lost if any is left.
+    """
     above = work[0]
     col_of = work[1]
     pos_of = work[2]
@@ -435,7 +310,7 @@ def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
                 members[kept] = card
                 kept += 1
                 continue
-            free = rank[card] == 13 and bottoms_out > 0
+            free = _TO_EMPTY_COLUMN[card] and bottoms_out > 0
             if not free:
                 for j in range(4):
                     p = parents[card, j]
@@ -446,8 +321,8 @@ def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
                         returnable = True
                         k = fnd[s]
                         while k > rank[p]:
-                            w = s * 13 + k - 1
-                            if k == 13:
+                            w = _CARD_OF[s, k]
+                            if _TO_EMPTY_COLUMN[w]:
                                 way_out = empty_columns > 0
                                 for q in range(n_bottoms):
                                     if not x[bottoms[q]]:
@@ -489,7 +364,8 @@ def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
             if not free and not held_here:
                 s = suit[card]
                 free = True
-                for z in range(s * 13 + fnd[s], card):
+                for r in range(fnd[s] + 1, rank[card]):
+                    z = _CARD_OF[s, r]
                     if x[z]:
                         free = False
                         break
@@ -510,12 +386,12 @@ def _dead_in(cols, lens, down, fnd, parents, rank, suit, work):
 
 
 @njit(cache=True, inline="always")
-def _comes_back(card, fnd, safe):
-    """Whether ``card``, the top of its foundation, would go straight back up as a safe move
+def _comes_back(card, f, fnd, safe):
+    """Whether ``card``, the top of foundation ``f``, would go straight back up as a safe move
     (so taking it back is never tried)."""
-    fnd[card // 13] -= 1
+    fnd[f] -= 1
     answer = _is_safe(card, fnd, safe)
-    fnd[card // 13] += 1
+    fnd[f] += 1
     return answer
 
 
@@ -530,9 +406,9 @@ def _fits(card, below, parents):
 
 @njit(cache=True, inline="always")
 def _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits):
-    """How promising moving the group from card ``i`` of column ``s`` is (``solve._Search.moves``'s
-    ``prio``): a card turned up, a column emptied (worth more while a King waits for one), a
-    target a lid needs or a card that can go up uncovered, else little."""
+    """How promising moving the group from card ``i`` of column ``s`` is: a card turned up, a
+    column emptied (worth more while a King waits for one), a target a lid (a card lying on a
+    face-down one) needs or a card that can go up uncovered, else little."""
     d = down[s]
     if i == d:
         if d:
@@ -549,13 +425,20 @@ def _priority(cols, down, fnd, needed, rank, suit, s, i, king_waits):
 @njit(cache=True)
 def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit, out, limit, noise, skip_swaps):
     """The moves worth trying, most promising first, into out[]; returns how many. With ``noise``,
-    each move's priority gets up to that much at random (numba's generator, seeded by the search)."""
+    each move's priority gets up to that much at random (numba's generator, seeded by the search).
+
+    Left out, soundly: a card that may go into an empty column but lies at the bottom of its own
+    moves into none, and of several empty columns only the first is tried (both give a position
+    equal up to the order of the columns, which the search refuses as seen); the take-back of a
+    card that would go straight back up as a safe move (the same position again); and ``group``
+    (column * 64 + index, or -1), the group the last move put here, when that move turned no card
+    up and sent none up (see :func:`search`)."""
     ends = np.full(52, -1)
     where = np.full(52, -1)
     needed = np.zeros(52, dtype=np.bool_)
     empty = -1
-    pr = np.zeros(_MOVES, dtype=np.float64)
-    mv = np.zeros(_MOVES, dtype=np.int64)
+    pr = np.zeros(MOVES, dtype=np.float64)
+    mv = np.zeros(MOVES, dtype=np.int64)
     count = 0
     for s in range(7):
         n = lens[s]
@@ -580,7 +463,7 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
             mv[count] = _pack(1, s, su, 0, 0)
             count += 1
     king_waits = False
-    for king in (12, 25, 38, 51):
+    for king in _EMPTY_COLUMN_CARDS:
         w = where[king]
         if w >= 0 and (w & 63) > 0:
             king_waits = True
@@ -612,7 +495,7 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
             mv[count] = _pack(0, s, i, t, n - i)
             count += 1
     if empty >= 0:
-        for king in (12, 25, 38, 51):
+        for king in _EMPTY_COLUMN_CARDS:
             w = where[king]
             if w > 0 and (w & 63) > 0 and w != group:
                 s = w >> 6
@@ -626,8 +509,8 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
         top = fnd[f]
         if not top:
             continue
-        card = f * 13 + top - 1
-        if _comes_back(card, fnd, safe):
+        card = _CARD_OF[f, top]
+        if _comes_back(card, f, fnd, safe):
             continue
         for j in range(4):
             p = parents[card, j]
@@ -638,7 +521,7 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
                 pr[count] = 0
                 mv[count] = _pack(2, f, 0, dst, 0)
                 count += 1
-        if top == 13 and empty >= 0:
+        if _TO_EMPTY_COLUMN[card] and empty >= 0:
             pr[count] = 0
             mv[count] = _pack(2, f, 0, empty, 0)
             count += 1
@@ -663,6 +546,14 @@ def _gen_moves(cols, lens, down, fnd, group, parents, children, safe, rank, suit
 
 @njit(cache=True)
 def _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, n_made):
+    """Make every safe move up, repeatedly, into made[n_made:]; returns the new count.
+
+    A card ``c`` at the end of a column goes up without branching when its foundation is next
+    and every card that could ever be built on it is up already (``tables.SAFE``). Those cards
+    (``M``, with ``c``) are closed under "fits on", so in any winning line the ``M`` cards in the
+    tableau only ever carry ``M`` cards: dropping every move of an ``M`` card (take-backs included)
+    leaves a legal, shorter winning line from the position with ``c`` up. So a safe move never
+    turns a winnable position into a lost one, take-backs allowed."""
     again = True
     while again:
         again = False
@@ -739,16 +630,6 @@ def _gen_swaps(cols, lens, down, parents, rank, limit, out, first_down):
     return count
 
 
-@njit(cache=True, inline="always")
-def _target(m, cols, lens):
-    """The card a move goes onto (-1: an empty column or a foundation)."""
-    kind = m & 15
-    if kind == 1:
-        return -1
-    t = (m >> 16) & 255
-    return cols[t, lens[t] - 1] if lens[t] > 0 else -1
-
-
 @njit(cache=True)
 def _onto(cols, lens, down, fnd, t, parents, children, safe, rank, suit, limit, out, count):
     """The moves onto the last card of column ``t`` (from the tableau, or back from a foundation),
@@ -771,7 +652,7 @@ def _onto(cols, lens, down, fnd, t, parents, children, safe, rank, suit, limit, 
             if found:
                 break
         f = suit[c]
-        if not found and fnd[f] == rank[c] and not _comes_back(c, fnd, safe):
+        if not found and fnd[f] == rank[c] and not _comes_back(c, f, fnd, safe):
             out[count] = _pack(2, f, 0, t, 0)
             count += 1
     return count
@@ -864,7 +745,7 @@ def _expand(
 
 
 @njit(cache=True)
-def _search(
+def search(
     cols,
     lens,
     down,
@@ -884,18 +765,34 @@ def _search(
     known_count,
     work,
     canon,
-):  # pragma: no cover
-    """A depth-first search as ``solve._Search.run`` (``canon``: over canonical positions, see
-    :func:`_canon` and :func:`_expand`): (status, nodes, line, known, known_dead), status 1 won,
-    0 lost, -1 out of budget, -2 path too deep or a buffer full (unknown). ``known``/``known_dead``:
-    the table of positions the searches of one solve share (deadlock check answered, or proven
-    lost), grown if need be and handed back."""
+):
+    """A depth-first search from the position: ``(status, nodes, line, known, known_dead)``,
+    status :data:`WON` (``line``: the packed moves), :data:`LOST`, :data:`OUT_OF_BUDGET` or
+    :data:`TOO_DEEP` (a path too deep or a buffer full: unknown). ``known``/``known_dead``: the
+    table of positions the searches of one solve share (deadlock check answered, or proven lost),
+    grown if need be and handed back.
+
+    Positions are known by a 128-bit hash of their columns, order-independent (columns are
+    interchangeable): for ten million positions the chance that two share one is about 1 in
+    10^24, which this solver accepts. Only sound reductions are made, so that LOST is a proof:
+    the safe moves up (:func:`_autos`), the moves left out (:func:`_gen_moves`), and
+
+    * the deadlock check (:func:`_dead_in`) at each new position, skipped (never unsound) after
+      moves that measurably never lock anything: moves up, take-backs, moves that empty a column;
+    * the same group is not moved twice in a row: after a move of a group from column ``A`` to
+      ``B`` that turned no card up and sent none up, moving it again gives the position before
+      (to ``A``) or the one the move ``A`` to ``C`` gives from it, which that position tries
+      itself (if it was entered the same way, the argument goes one step further up the path);
+    * lost positions are remembered across the searches of one solve: a position entered with a
+      card turned up whose search below ends without a win is lost, and so is every position
+      expanded below it. No card turns face down again, so none of those is on the path above
+      it, and each was expanded, found dead or proven lost before (the group rule leaves out
+      only positions a parent with as many face-down cards tries);
+    * ``canon`` (classic): positions linked by swaps (:func:`_canon`) count as one, from which the
+      moves of every member of the family are tried (:func:`_expand`)."""
     if noise > 0.0:
         np.random.seed(seed)
-    hashes = np.zeros((2, 7), dtype=np.uint64)
-    for s in range(7):
-        hashes[0, s] = _col_hash(cols, lens, down, s, 0)
-        hashes[1, s] = _col_hash(cols, lens, down, s, 1)
+    hashes = _hashes(cols, lens, down)
     # The path's frames: its moves (stack[f_start:f_start + f_count], each a move and the member of
     # the family it is made from, members at mem_*[f_pstart:]), the next one, the entry that
     # entered it and whether its move turned a card up, the moves up (and swaps) made then
@@ -914,10 +811,10 @@ def _search(
     n_made = _autos(cols, lens, down, fnd, hashes, safe, rank, suit, made, made_flip, 0)
     if canon:
         n_made = _settle(cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, tmp, made, made_flip, n_made)
-    if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
+    if _won(fnd):
         known_count[0] = known_used
         return 1, nodes, made[:n_made].copy(), known, known_dead
-    if _dead(cols, lens, down, fnd, parents, rank, suit):
+    if deadlocked(cols, lens, down, fnd, parents, rank, suit):
         known_count[0] = known_used
         return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     a, b = _position_key(hashes)
@@ -990,7 +887,7 @@ def _search(
             n_made = _settle(
                 cols, lens, down, fnd, hashes, parents, safe, rank, suit, limit, tmp, made, made_flip, n_made
             )
-        if fnd[0] == 13 and fnd[1] == 13 and fnd[2] == 13 and fnd[3] == 13:
+        if _won(fnd):
             total = n_made + 1 + plen
             for d in range(1, depth + 1):
                 total += 1 + _path(f_move[d] >> 40, mem_par, mem_move, f_pstart[d - 1], path)
@@ -1078,3 +975,60 @@ def _search(
             return -2, nodes, np.zeros(0, dtype=np.int64), known, known_dead
     known_count[0] = known_used
     return 0, nodes, np.zeros(0, dtype=np.int64), known, known_dead
+
+
+@njit(cache=True)
+def polish(cols, lens, down, fnd, line, parents, children, safe, rank, suit, limit):
+    """``line`` (packed moves that win from the position) made short: every stretch that comes
+    back to a position it already passed cut out, then shortcuts, from each position the one
+    move (of the plain order) that reaches the latest later position of the line (columns in
+    their places), the line's own move on a tie. The position is left as it was."""
+    hashes = _hashes(cols, lens, down)
+    n = line.shape[0]
+    flips = np.zeros(n, dtype=np.bool_)
+    out = np.zeros(n, dtype=np.int64)
+    keys = np.zeros((n + 1, 2), dtype=np.uint64)  # keys[q]: the position before out[q]
+    keys[0, 0], keys[0, 1] = _exact_key(hashes)
+    m = 0
+    for k in range(n):
+        flips[k] = _apply(line[k], cols, lens, down, fnd, hashes)
+        a, b = _exact_key(hashes)
+        back = -1
+        for q in range(m + 1):
+            if keys[q, 0] == a and keys[q, 1] == b:
+                back = q
+                break
+        if back >= 0:
+            m = back  # a loop: out[back:m] is cut out
+        else:
+            out[m] = line[k]
+            m += 1
+            keys[m, 0] = a
+            keys[m, 1] = b
+    for k in range(n - 1, -1, -1):
+        _undo(line[k], flips[k], cols, lens, down, fnd, hashes)
+    short = np.zeros(m, dtype=np.int64)
+    short_flips = np.zeros(m, dtype=np.bool_)
+    tmp = np.zeros(MOVES, dtype=np.int64)
+    r = 0
+    i = 0
+    while i < m:
+        best = i + 1
+        best_move = out[i]
+        count = _gen_moves(cols, lens, down, fnd, -1, parents, children, safe, rank, suit, tmp, limit, 0.0, False)
+        for z in range(count):
+            flipped = _apply(tmp[z], cols, lens, down, fnd, hashes)
+            a, b = _exact_key(hashes)
+            for j in range(m, best, -1):
+                if keys[j, 0] == a and keys[j, 1] == b:
+                    best = j
+                    best_move = tmp[z]
+                    break
+            _undo(tmp[z], flipped, cols, lens, down, fnd, hashes)
+        short[r] = best_move
+        short_flips[r] = _apply(best_move, cols, lens, down, fnd, hashes)
+        r += 1
+        i = best
+    for k in range(r - 1, -1, -1):
+        _undo(short[k], short_flips[k], cols, lens, down, fnd, hashes)
+    return short[:r]

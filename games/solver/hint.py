@@ -1,15 +1,10 @@
 """Help for practice games: a fair hint, and "is this game still winnable?".
 
-:func:`hint` looks only at what the player sees (``game.view()``: the face-up cards, how many
-cards are face down in each column, the foundations). It deals the cards still unseen into the
-face-down places a few times, with a random source seeded from that view alone, solves each
-sampled position with a small node budget (no clock: the same view always gives the same hint)
-and returns the move that most often starts a win. When no sample is solved it falls back to a
-plain rule of thumb (uncover a card, then go to a foundation, ...).
-
-:func:`still_winnable` answers about the *real* deal, face-down cards included: the question is
-whether this very game can still be won, which only the full position decides. It says one bit
-about the hidden cards, which is why it is for practice games only (never today's daily deal).
+:func:`hint` sees only what the player sees (``game.view()``): it deals the unseen cards into
+the face-down places a few times, from a seed of that view alone, solves each sample with a
+small node budget (no clock: the same view, the same hint) and returns the move that most often
+starts a win, or a rule of thumb if none is solved. :func:`still_winnable` answers about the real
+deal, face-down cards included, so it is for practice games only (never today's daily deal).
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> str(hint(game))
@@ -25,16 +20,17 @@ import random
 from collections import Counter
 from typing import Final, Literal
 
-from .cards import CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, parse_card
-from .game import Game
-from .moves import FOUNDATION, Move
-from .solve import Verdict, solve
+from games.engine.cards import ACE, CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, card_of, fits, parse_card
+from games.engine.game import Game
+from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move
+
+from .search import Verdict, solve
 
 __all__ = ["HINT_NODES", "HINT_SAMPLES", "WINNABLE_NODES", "hint", "still_winnable"]
 
 HINT_SAMPLES: Final = 5
 HINT_NODES: Final = 6_000  # per sample
-WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (3.7 % of fresh classic deals unknown; 1M: 3.0 %, 0.9 s)
+WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (what it leaves unknown: README)
 
 Answer = Literal["yes", "no", "unknown"]
 
@@ -62,7 +58,7 @@ def _visible(game: Game) -> tuple[list[list[int]], list[int], list[int], str]:
 def _sampled_games(game: Game, samples: int) -> list[Game]:
     faces, down, tops, text = _visible(game)
     seen = {c for col in faces for c in col}
-    seen.update(s * 13 + r - 1 for s in range(4) for r in range(1, tops[s] + 1))
+    seen.update(card_of(s, r) for s in range(4) for r in range(ACE, tops[s] + 1))
     unseen = [c for c in range(52) if c not in seen]
     seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
     rng = random.Random(seed)
@@ -91,12 +87,13 @@ def _rule_of_thumb(game: Game) -> Move | None:
         col = columns[move.src]
         index = len(col) - 1 if move.card is None else col.index(move.card, down[move.src])
         flips = down[move.src] > 0 and index == down[move.src]
-        if move.dst == FOUNDATION:
+        if move.dst == TO_FOUNDATION:
             return (5 if flips else 3, down[move.src])
         if flips:
             return (4, down[move.src])
         if index == 0:
-            return (1, 0) if RANK[col[0]] == 13 else (2, 0)  # a King at the bottom gains nothing
+            # a card that could go into an empty column gains nothing by leaving one
+            return (1, 0) if fits(col[0], None, relaxed=game.relaxed) else (2, 0)
         below = col[index - 1]
         return (2 if game.foundations[SUIT[below]] == RANK[below] - 1 else 1, 0)
 

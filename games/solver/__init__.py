@@ -1,0 +1,10 @@
+"""The Yukon solver, apart from the rules engine: it imports the engine, never the reverse.
+
+:func:`solve` answers whether a full position can be won (and how); :func:`hint` and
+:func:`still_winnable` are the help for practice games; ``python -m games.solver`` measures.
+"""
+
+from .hint import hint, still_winnable
+from .search import SolveResult, Verdict, solve
+
+__all__ = ["SolveResult", "Verdict", "hint", "solve", "still_winnable"]
