@@ -77,7 +77,15 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
         return page
 
     yield open_page
+    # Let the page's last requests finish before the context closes: the live server flushes the
+    # database after the test, and a request still running beside the flush (PostgreSQL's TRUNCATE)
+    # can make it fail.
     for context in contexts:
+        for open_tab in context.pages:
+            try:
+                open_tab.wait_for_load_state("networkidle", timeout=5_000)
+            except Exception:  # noqa: BLE001 - a page that keeps polling still gets closed
+                pass
         context.close()
     assert not errors, errors
 
