@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .authentication import remember_token_entry, request_token, token_cache_key
-from .throttles import NOT_READ, count_ahead, take_handed_over, throttle_waits
+from .throttles import NOT_READ, count_ahead, throttle_waits
 
 
 class ApiView(APIView):
@@ -26,13 +26,11 @@ class ApiView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # A token client's account (cached) and its rate-limit counters: one round trip to Redis.
-        # (Or both came with a request that ``games.fast_moves`` counted and left to Django.)
-        entry = take_handed_over(request)
         token = request_token(request)
-        if entry is NOT_READ and token is not None:
+        if token is not None:
             entry = count_ahead(self.get_throttles(), request, self, read=token_cache_key(token))
-        if entry is not NOT_READ:
-            remember_token_entry(request, entry)
+            if entry is not NOT_READ:
+                remember_token_entry(request, entry)
         super().initial(request, *args, **kwargs)
 
     def check_throttles(self, request: Request) -> None:

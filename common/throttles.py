@@ -139,30 +139,12 @@ def count_ahead(limits: list[BaseThrottle], request: Request, view: APIView, *, 
 
 def count_with_entry(limits: list[BaseThrottle], request: Request, *, read: str) -> tuple[Counted, Any]:
     """Count this request in every limit and read the cache entry ``read`` (None if absent): one
-    round trip to Redis (or the in-process cache). For a caller outside DRF's views
-    (``games.fast_moves``), which hands the result on with :data:`HANDED_OVER` if Django answers."""
+    round trip to Redis (or the in-process cache)."""
     return _count_limits([limit for limit in limits if isinstance(limit, _Throttle)], request, None, read)
 
 
 def over_limit(counted: Counted) -> bool:
     return any(count > limit.num_requests for limit, count in counted)
-
-
-# In the WSGI environ of a request that ``games.fast_moves`` counted and then left to Django:
-# ``(counted, token cache entry)``, so that nothing counts twice. (A client cannot set an environ
-# key without the ``HTTP_`` prefix.)
-HANDED_OVER = "yukon.counted"
-
-
-def take_handed_over(request: Request) -> Any:
-    """The token entry read with the limits that ``games.fast_moves`` counted (which are kept for
-    :func:`throttle_waits`), or ``NOT_READ`` when it counted nothing."""
-    handed = request._request.META.pop(HANDED_OVER, None)
-    if handed is None:
-        return NOT_READ
-    counted, entry = handed
-    setattr(request._request, _COUNTED, counted)
-    return entry
 
 
 def throttle_waits(limits: list[BaseThrottle], request: Request, view: APIView) -> list[float]:
