@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models.signals import post_delete, post_save
@@ -124,6 +125,35 @@ def _token_of(key: str) -> ApiToken:
     return token
 
 
+class CachedModelBackend(ModelBackend):
+    """Django's model backend, with the account of a logged-in session read from the cache.
+
+    Every request of a logged-in browser needs its account (``AuthenticationMiddleware``): from the
+    cache that is one Redis GET instead of a PostgreSQL query. The entry holds the fields of
+    ``_USER_FIELDS`` and the session's check hash (``get_session_auth_hash``), not the password
+    hash; a change of the account (a new password, deactivated) drops it, so it applies within one
+    request, as for tokens.
+    """
+
+    def get_user(self, user_id: Any) -> Any:
+        name = _user_cache_key(user_id)
+        entry = cache.get(name)
+        if not isinstance(entry, dict) or "session_auth_hash" not in entry:
+            user = super().get_user(user_id)
+            if user is not None:
+                fields = {field: getattr(user, field) for field in _USER_FIELDS}
+                cache.add(name, {**fields, "session_auth_hash": user.get_session_auth_hash()}, TOKEN_CACHE_SECONDS)
+            return user
+        user = cached_account(entry)
+        session_auth_hash = entry["session_auth_hash"]
+        user.get_session_auth_hash = lambda: session_auth_hash  # (its password hash is not loaded)
+        return user if self.user_can_authenticate(user) else None
+
+
+def _user_cache_key(user_id: Any) -> str:
+    return f"auth:user:{user_id}"
+
+
 def _token_revoked(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
     cache.set(_cache_key_of(instance.digest), _REVOKED, _REVOKED_SECONDS)
 
@@ -132,13 +162,18 @@ def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing the cache holds
     digests = ApiToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True)
-    cache.delete_many([_cache_key_of(digest) for digest in digests])
+    cache.delete_many([_user_cache_key(instance.pk), *(_cache_key_of(digest) for digest in digests)])
+
+
+def _user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    cache.delete(_user_cache_key(instance.pk))
 
 
 def connect_token_cache_signals() -> None:
     """Keep the token cache right (called once, from ``CommonConfig.ready``)."""
     post_delete.connect(_token_revoked, sender=ApiToken, dispatch_uid="token_cache_revoked")
     post_save.connect(_user_changed, sender=get_user_model(), dispatch_uid="token_cache_user_changed")
+    post_delete.connect(_user_deleted, sender=get_user_model(), dispatch_uid="user_cache_user_deleted")
 
 
 class GuestSessionAuthentication(SessionAuthentication):

@@ -135,7 +135,7 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
-SESSION_ENGINE = "common.sessions"
+SESSION_ENGINE = "common.sessions"  # in the database, read from the cache (Redis)
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 90  # guests keep their games for 90 days of inactivity
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -200,6 +200,7 @@ RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "600
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
 
 # -- auth --------------------------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = ["common.authentication.CachedModelBackend"]  # a session's account, cached
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -126,6 +126,32 @@ def test_a_deactivated_account_is_refused_at_once(account, player):
     assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
 
 
+@pytest.mark.parametrize("change", ["deactivated", "new password", "deleted"])
+def test_a_change_of_the_account_ends_its_browser_sessions_at_once(guest, account, change):
+    guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
+    assert guest.get("/api/v1/auth/me").json()["username"] == account.username  # the account is now cached
+
+    if change == "deactivated":
+        account.is_active = False
+        account.save()
+    elif change == "new password":
+        account.set_password("Another-Yukon-1899")
+        account.save()
+    else:
+        account.delete()
+
+    assert_error(guest.get("/api/v1/auth/me"), 401, "not_authenticated")
+
+
+def test_a_renamed_account_shows_its_new_name_to_its_session_at_once(guest, account):
+    guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
+    guest.get("/api/v1/auth/me")
+    account.username = "renamed"  # (a save drops the cached account)
+    account.save()
+
+    assert [guest.get("/api/v1/auth/me").json()["username"] for _ in range(3)] == ["renamed"] * 3
+
+
 def test_logout_of_a_visitor_is_harmless(guest):
     assert guest.post("/api/v1/auth/logout").status_code == 204
 
