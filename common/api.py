@@ -10,7 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .authentication import remember_token_entry, request_token, token_cache_key
+from .authentication import (
+    remember_token_entry,
+    request_token,
+    session_user_id,
+    token_cache_key,
+    user_cache_key,
+    user_entry_read_ahead,
+)
 from .throttles import NOT_READ, count_ahead, throttle_waits
 
 
@@ -28,12 +35,18 @@ class ApiView(APIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # A token client's account (cached) and its rate-limit counters: one round trip to Redis.
+        # The client's account (cached: of its token, or of its logged-in session) and its rate-limit
+        # counters: one round trip to Redis.
         token = request_token(request)
         if token is not None:
             entry = count_ahead(self.get_throttles(), request, self, read=token_cache_key(token))
             if entry is not NOT_READ:
                 remember_token_entry(request, entry)
+        elif (user_id := session_user_id(request)) is not None:
+            entry = count_ahead(self.get_throttles(), request, self, read=user_cache_key(user_id))
+            if entry is not NOT_READ:
+                with user_entry_read_ahead(user_id, entry):
+                    return super().initial(request, *args, **kwargs)
         super().initial(request, *args, **kwargs)
 
     def check_throttles(self, request: Request) -> None:

@@ -13,10 +13,13 @@ token's ``last_used_at`` is written when its entry is made: at most about once a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS
@@ -125,6 +128,33 @@ def _token_of(key: str) -> ApiToken:
     return token
 
 
+def session_user_id(request: Request) -> str | None:
+    """The account id a browser's session names (not yet checked: ``get_user`` does that), or None."""
+    django_request = request._request
+    if settings.SESSION_COOKIE_NAME not in django_request.COOKIES or not hasattr(django_request, "session"):
+        return None
+    user_id = django_request.session.get(SESSION_KEY)
+    return None if user_id is None else str(user_id)
+
+
+def user_cache_key(user_id: Any) -> str:
+    return f"auth:user:{user_id}"
+
+
+# The account entry that ``ApiView.initial`` read with the rate-limit counters, for the
+# ``get_user`` of the same request (Django's backends are not given the request).
+_user_read_ahead: ContextVar[tuple[str, Any] | None] = ContextVar("user_read_ahead", default=None)
+
+
+@contextmanager
+def user_entry_read_ahead(user_id: str, entry: Any) -> Iterator[None]:
+    reset = _user_read_ahead.set((user_id, entry))
+    try:
+        yield
+    finally:
+        _user_read_ahead.reset(reset)
+
+
 class CachedModelBackend(ModelBackend):
     """Django's model backend, with the account of a logged-in session read from the cache.
 
@@ -136,8 +166,9 @@ class CachedModelBackend(ModelBackend):
     """
 
     def get_user(self, user_id: Any) -> Any:
-        name = _user_cache_key(user_id)
-        entry = cache.get(name)
+        name = user_cache_key(user_id)
+        ahead = _user_read_ahead.get()
+        entry = ahead[1] if ahead is not None and ahead[0] == str(user_id) else cache.get(name)
         if not isinstance(entry, dict) or "session_auth_hash" not in entry:
             user = super().get_user(user_id)
             if user is not None:
@@ -150,10 +181,6 @@ class CachedModelBackend(ModelBackend):
         return user if self.user_can_authenticate(user) else None
 
 
-def _user_cache_key(user_id: Any) -> str:
-    return f"auth:user:{user_id}"
-
-
 def _token_revoked(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
     cache.set(_cache_key_of(instance.digest), _REVOKED, _REVOKED_SECONDS)
 
@@ -162,11 +189,11 @@ def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     if kwargs.get("update_fields") == frozenset({"last_login"}):
         return  # a login changes nothing the cache holds
     digests = ApiToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True)
-    cache.delete_many([_user_cache_key(instance.pk), *(_cache_key_of(digest) for digest in digests)])
+    cache.delete_many([user_cache_key(instance.pk), *(_cache_key_of(digest) for digest in digests)])
 
 
 def _user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
-    cache.delete(_user_cache_key(instance.pk))
+    cache.delete(user_cache_key(instance.pk))
 
 
 def connect_token_cache_signals() -> None:

@@ -28,7 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
-from .authentication import request_token, token_digest
+from .authentication import request_token, session_user_id, token_digest
 
 
 class _Throttle(SimpleRateThrottle):
@@ -81,6 +81,8 @@ class PlayerThrottle(_Throttle):
         token = request_token(request)
         if token is not None:
             ident = f"token:{token_digest(token)}"
+        elif (user_id := session_user_id(request)) is not None:  # known before the account is read
+            ident = f"user:{user_id}"
         elif request.user and request.user.is_authenticated:
             ident = f"user:{request.user.pk}"
         elif getattr(request, "session", None) is not None and request.session.session_key:
