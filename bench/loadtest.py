@@ -334,10 +334,17 @@ async def trivial(url: str, concurrency: int, seconds: float, force_close: bool)
     return count / elapsed, {name: (after[name] - before.get(name, 0.0)) / elapsed for name in after}
 
 
+# What the CPU figures count as the service's: the processes of the stack this load test started
+# (``--url``: every granian, celery and redis process), the PostgreSQL backends of its database and
+# this process. The machine may be shared: everything else is "other".
+STACK_PID: int | None = None
+DATABASE = urlsplit(os.environ.get("LOADTEST_DATABASE_URL", "postgres:///yukon_load")).path.lstrip("/")
+
+
 def cpu_seconds() -> dict[str, float]:
     """CPU seconds used so far by the processes of this machine, grouped by what they are."""
-    groups: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
+    processes: dict[int, tuple[int, str, float]] = {}  # pid: parent, command, CPU seconds
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -346,11 +353,37 @@ def cpu_seconds() -> dict[str, float]:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        group = next(
-            (name for name in ("granian", "celery", "postgres", "redis", "loadtest") if name in command), "other"
-        )
-        groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        processes[int(pid)] = (int(fields[1]), command, (int(fields[11]) + int(fields[12])) / tick)
+
+    def in_stack(pid: int) -> bool:
+        while pid > 1:
+            if pid == STACK_PID:
+                return True
+            pid = processes[pid][0] if pid in processes else 0
+        return False
+
+    groups: dict[str, float] = {}
+    for pid, (_, command, used) in processes.items():
+        if pid == os.getpid():
+            group = "loadtest"
+        elif "redis-server" in command:  # (the machine's: other clients' commands count too)
+            group = "redis"
+        elif command.startswith("postgres:"):
+            group = "postgres" if f" {DATABASE} " in command else "other"
+        elif STACK_PID is None or in_stack(pid):
+            group = next((name for name in ("granian", "celery", "redis") if name in command), "other")
+        else:
+            group = "other"
+        groups[group] = groups.get(group, 0.0) + used
     return groups
+
+
+OWN = ("granian", "postgres", "redis", "loadtest")  # the CPU a request costs (celery works beside)
+
+
+def own_ms(cores: dict[str, float], rate: float) -> float:
+    """CPU milliseconds per request of the web processes, PostgreSQL, Redis and the load generator."""
+    return sum(cores.get(name, 0.0) for name in OWN) / rate * 1000 if rate else float("nan")
 
 
 async def phase(
@@ -443,6 +476,11 @@ async def run(args: argparse.Namespace, url: str) -> None:
     print(f"loadtest:   trivial endpoint         {ceiling:10,.0f} /s   (/healthz, same connections, flat out)")
     print_cpu("request", ceiling_cores, ceiling)
     print(f"loadtest:   moves / trivial          {capacity['all'] / ceiling * 100:10.1f} %    (goal >= 20 %)")
+    move_ms, trivial_ms = own_ms(flat_out[0].cores, capacity["all"]), own_ms(ceiling_cores, ceiling)
+    print(
+        f"loadtest:   ... by CPU               {trivial_ms / move_ms * 100:10.1f} %    ({move_ms:.2f} ms per move, "
+        f"{trivial_ms:.2f} per trivial request, in {'+'.join(OWN)}: the ratio when CPU-bound)"
+    )
     browser_share = capacity["browser"] / ceiling * 100
     print(f"loadtest:   browser moves / trivial  {browser_share:10.1f} %    (the browser players' moves alone)")
     if paced is not None:
@@ -476,6 +514,8 @@ def main() -> None:
         port = args.port or free_port()
         url = f"http://127.0.0.1:{port}"
         stack = start_stack(port, args.web_workers)
+        global STACK_PID
+        STACK_PID = stack.pid
     try:
         asyncio.run(run(args, url.rstrip("/")))
     finally:
