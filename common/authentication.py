@@ -7,7 +7,9 @@ revoked token is written into the cache as revoked (for longer than an entry liv
 ends the token at once on every web process, even if a request that read the token just before
 the logout stores it afterwards: storing never overwrites (``add``). A change of the account
 (deactivated, renamed, made staff) drops its entries, so it applies within one request. The
-token's ``last_used_at`` is written when its entry is made: at most about once a minute.
+token's ``last_used_at`` is written when its entry is made: at most about once a minute. The
+account of a logged-in session is cached the same way (:class:`CachedModelBackend`), and read in
+the round trip that counts the request's rate limits (``ApiView.initial``).
 """
 
 from __future__ import annotations
