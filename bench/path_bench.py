@@ -83,11 +83,13 @@ def main() -> int:
 
     def store_move() -> None:
         game = store.game_read(game_id=game_id, player=player)
+        assert game is not None
         game.moves += 1
         assert store.game_change_save(game=game, read_version=game.version, fields=fields, log=log_of(game))
 
     def orm_move() -> None:
         game = Game.objects.filter(pk=game_id, owner=user).first()
+        assert game is not None
         game.moves += 1
         with transaction.atomic():
             changed = Game.objects.filter(pk=game_id, version=game.version).update(
@@ -97,8 +99,7 @@ def main() -> int:
             log_of(game).save()
 
     request = Request(RequestFactory().post("/api/v1/games/x/moves"))
-    request._request.user = request._user = user
-    request._authenticator = None
+    request.user = user  # (as DRF's authentication sets it)
     limits = throttles.throttles("moves", "moves_ip")
 
     def one_round_trip() -> None:
