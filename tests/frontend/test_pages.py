@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from games.engine import Game as EngineGame
-from games.engine import GameCode, explain
+from common.errors import explain
+from games.engine import GameCode
 from games.models import Game
 from tests import factories
 
