@@ -29,6 +29,9 @@ class IllegalMove(ValueError):
     """A move or undo the rules refuse; nothing has changed.
 
     ``relaxed`` says the game's rule is the relaxed one (its ``does_not_fit`` ignores colour).
+
+    >>> str(IllegalMove("group_too_large"))
+    'group_too_large'
     """
 
     def __init__(self, reason: str, *, relaxed: bool = False) -> None:
