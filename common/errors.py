@@ -4,7 +4,7 @@ Every error answer is ``{"error": <code>, "detail": <text in the request's langu
 is a member of :class:`ErrorCode`, which gives its HTTP status and its English text; the German
 text is in ``locale/de/LC_MESSAGES/django.po`` (``make messages``), and LocaleMiddleware picks the
 language (``Accept-Language``). :class:`ApplicationError` takes only members, so no answer can
-carry a code without a status and a text (``tests/common/test_error_codes.py`` holds it).
+carry a code without a status and a text (``tests/site/test_texts.py`` holds it).
 The rules' refusals (422) are members too, one per reason code of ``games.engine.REASONS``.
 """
 
@@ -36,6 +36,11 @@ class ErrorCode(StrEnum):
         member.status = status
         member.text = text
         return member
+
+    @classmethod
+    def of(cls, code: str) -> ErrorCode:
+        """The member whose value is ``code``; ``ValueError`` if there is none."""
+        return cls(code)  # type: ignore[call-arg]  # (a look-up by value, not a new member)
 
     def message(self, **params: object) -> str:
         """The text in the active language, with ``params`` filled in."""
@@ -211,7 +216,7 @@ def explain(reason: str, lang: str | None = None, *, relaxed: bool = False) -> s
     >>> explain("group_too_large", "en")
     'At most 20 cards can be moved at once.'
     """
-    text = DOES_NOT_FIT_RELAXED if relaxed and reason == ErrorCode.DOES_NOT_FIT else ErrorCode(reason).text
+    text = DOES_NOT_FIT_RELAXED if relaxed and reason == ErrorCode.DOES_NOT_FIT else ErrorCode.of(reason).text
     if lang is None:
         return str(text)
     with translation.override(lang):
@@ -245,7 +250,7 @@ class ApplicationError(Exception):
     @classmethod
     def refusal(cls, reason: str, *, relaxed: bool = False) -> ApplicationError:
         """422: the rules refuse a move or undo (``games.engine.IllegalMove``'s reason)."""
-        code = ErrorCode(reason)
+        code = ErrorCode.of(reason)
         return cls(code, DOES_NOT_FIT_RELAXED if relaxed and code is ErrorCode.DOES_NOT_FIT else None)
 
     @property
@@ -301,7 +306,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:
         # DRF's own codes (throttled, method_not_allowed...) are members; a code of DRF's that
         # this API never answers is a server error (tests/site/test_every_route.py looks).
-        code = ErrorCode(exc.default_code)
+        code = ErrorCode.of(str(exc.default_code))
         if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail) != str(exc.default_detail):
             detail = str(exc.detail)  # a refusal that says why (``csrf_failed``'s text)
         else:

@@ -9,7 +9,7 @@ import functools
 import hashlib
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_cache_control
@@ -144,7 +144,7 @@ def _page(request: HttpRequest, template: str, page: str, script: str, **context
 
 
 @require_safe
-def js_catalog(request: HttpRequest, lang: str) -> HttpResponse:
+def js_catalog(request: HttpRequest, lang: str) -> HttpResponseBase:
     """The scripts' texts in ``lang`` (``django.pgettext`` & co.), cached for good under the
     address the pages name (``?v=`` the catalogue's digest)."""
     if lang not in dict(settings.LANGUAGES):

@@ -324,5 +324,5 @@ def _replay(record: IdempotencyRecord, idempotency: Idempotency) -> MoveOutcome:
         raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
     if record.response_status != 200:
         body = record.response_body
-        raise ApplicationError(ErrorCode(body["error"]), detail=body["detail"])
+        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
     return MoveOutcome(state=record.response_body, replayed=True)

@@ -317,5 +317,3 @@ def test_legal_moves_include_pointless_ones_and_each_tableau_move_once(rule: Rul
     assert "t1:KS>t4" in moves and "t1:KS>t7" in moves  # a King at the bottom to an empty column
     assert "fH>t2" in moves  # a foundation card back down onto 8S
     assert len(moves) == len(game.legal_moves())
-
-

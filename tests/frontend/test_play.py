@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import Game as EngineGame
 from common.errors import explain
+from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
 from tests import factories
 
