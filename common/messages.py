@@ -32,6 +32,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Unbekannter Status {text}: erlaubt sind {allowed}.",
         "Unknown status {text}: allowed are {allowed}.",
     ),
+    "bad_format": (
+        "Unbekanntes Format {text}: erlaubt sind {allowed}.",
+        "Unknown format {text}: allowed are {allowed}.",
+    ),
     "bad_date": (
         "Ungültiges Datum {text}: erwartet wird JJJJ-MM-TT, z. B. 2026-01-31.",
         "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.",

@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import api, assist_api
+from . import api, assist_api, export_api
 
 urlpatterns = [
     path("games", api.GameListCreateApi.as_view(), name="games"),
+    path("games/export", export_api.GameExportApi.as_view(), name="games-export"),
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/undo", api.GameUndoApi.as_view(), name="game-undo"),
