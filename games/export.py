@@ -1,7 +1,7 @@
 """A player's games as a download: NDJSON (one JSON object a line) or CSV, streamed.
 
 The rows come from one ordered range scan of the player's games (``.iterator(chunk_size=...)``,
-a server-side cursor on PostgreSQL), each chunk with its move logs in one more query, and are
+a server-side cursor on PostgreSQL), each chunk of games with its move logs in one more query (tuples, no model instances), and are
 written out one line at a time: memory stays flat whatever the number of games. The engine state
 (face-down cards) is never read; a daily deal whose day is not over has no code (it would
 reveal the deal).
@@ -10,12 +10,13 @@ reveal the deal).
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Final
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
 from .daily import utc_today
 from .models import Game, MoveLog
@@ -40,44 +41,54 @@ FIELDS: Final = (
 )
 
 
-def export_games(*, player: Player) -> QuerySet[Game]:
-    """The player's games, oldest first, without the engine state, each with its move log."""
-    log = Prefetch("log", queryset=MoveLog.objects.only("game_id", "seq", "move", "flipped").order_by("seq"))
-    return (
-        Game.objects.filter(player.owns())
-        .only("id", "code", "rule", "daily", "ranked", "status", "created_at", "finished_at", "moves", "score", "time_ms")
-        .order_by("created_at", "pk")
-        .prefetch_related(log)
-    )
+_COLUMNS: Final = ("id", "code", "rule", "daily", "ranked", "status", "created_at", "finished_at", "moves", "score", "time_ms")
+
+
+def export_games(*, player: Player) -> QuerySet[Game, tuple[Any, ...]]:
+    """The player's games, oldest first, as tuples of :data:`_COLUMNS` (never the engine state)."""
+    return Game.objects.filter(player.owns()).order_by("created_at", "pk").values_list(*_COLUMNS)
 
 
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def export_row(game: Game, *, today: Any) -> dict[str, Any]:
+def _logs(game_ids: list[Any]) -> dict[Any, list[str]]:
+    """The move logs of a chunk of games in one query (the unique ``(game, seq)`` index)."""
+    logs: dict[Any, list[str]] = {game_id: [] for game_id in game_ids}
+    entries = MoveLog.objects.filter(game_id__in=game_ids).order_by("game_id", "seq")
+    for game_id, move, flipped in entries.values_list("game_id", "move", "flipped"):
+        logs[game_id].append(f"{move}/{flipped}" if flipped else move)
+    return logs
+
+
+def export_row(game: tuple[Any, ...], log: list[str], *, today: date) -> dict[str, Any]:
     """One exported game. ``log``: each accepted move as logged (``t3:7H>t5``, ``undo``), with
     the card it turned face up after a ``/`` (``t3:7H>t5/QS``)."""
+    game_id, code, rule, daily, ranked, status, created_at, finished_at, moves, score, time_ms = game
     return {
-        "id": str(game.id),
-        "code": "" if game.daily is not None and game.daily >= today else game.code,
-        "rule": game.rule,
-        "daily": game.daily.isoformat() if game.daily else None,
-        "ranked": game.ranked,
-        "status": game.status,
-        "started_at": _iso(game.created_at),
-        "finished_at": _iso(game.finished_at),
-        "moves": game.moves,
-        "score": game.score,
-        "time_ms": game.time_ms,
-        "log": [f"{e.move}/{e.flipped}" if e.flipped else e.move for e in game.log.all()],
+        "id": str(game_id),
+        "code": "" if daily is not None and daily >= today else code,
+        "rule": rule,
+        "daily": daily.isoformat() if daily else None,
+        "ranked": ranked,
+        "status": status,
+        "started_at": _iso(created_at),
+        "finished_at": _iso(finished_at),
+        "moves": moves,
+        "score": score,
+        "time_ms": time_ms,
+        "log": log,
     }
 
 
 def _rows(player: Player) -> Iterator[dict[str, Any]]:
     today = utc_today()
-    for game in export_games(player=player).iterator(chunk_size=CHUNK_SIZE):
-        yield export_row(game, today=today)
+    games = iter(export_games(player=player).iterator(chunk_size=CHUNK_SIZE))
+    while chunk := list(itertools.islice(games, CHUNK_SIZE)):
+        logs = _logs([game[0] for game in chunk])
+        for game in chunk:
+            yield export_row(game, logs[game[0]], today=today)
 
 
 def ndjson_lines(player: Player) -> Iterator[str]:

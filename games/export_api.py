@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.negotiation import BaseContentNegotiation
@@ -64,11 +64,16 @@ class GameExportApi(ApiView):
             400: OpenApiResponse(ErrorSerializer),
         },
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: Request) -> HttpResponseBase:
         fmt = request.query_params.get("format", "ndjson")
         if fmt not in FORMATS:
             raise ApplicationError("bad_format", 400, text=repr(fmt[:40]), allowed=", ".join(FORMATS))
-        response = StreamingHttpResponse(export_lines(player=player_of(request), fmt=fmt), content_type=FORMATS[fmt])
+        response: HttpResponseBase
+        if request.method == "HEAD":  # the headers alone: no games are read
+            response = HttpResponse(content_type=FORMATS[fmt])
+        else:
+            lines = export_lines(player=player_of(request), fmt=fmt)
+            response = StreamingHttpResponse(lines, content_type=FORMATS[fmt])
         response["Content-Disposition"] = f'attachment; filename="yukon-games.{fmt}"'
         response["Cache-Control"] = "private, no-store"
         return response
