@@ -41,7 +41,19 @@ FIELDS: Final = (
 )
 
 
-_COLUMNS: Final = ("id", "code", "rule", "daily", "ranked", "status", "created_at", "finished_at", "moves", "score", "time_ms")
+_COLUMNS: Final = (
+    "id",
+    "code",
+    "rule",
+    "daily",
+    "ranked",
+    "status",
+    "created_at",
+    "finished_at",
+    "moves",
+    "score",
+    "time_ms",
+)
 
 
 def export_games(*, player: Player) -> QuerySet[Game, tuple[Any, ...]]:

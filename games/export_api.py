@@ -8,8 +8,8 @@ from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.request import Request
 from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 
 from common.api import ApiView
 from common.errors import ApplicationError
