@@ -1,10 +1,10 @@
 """A player's games as a download: NDJSON (one JSON object a line) or CSV, streamed.
 
 The rows come from one ordered range scan of the player's games (``.iterator(chunk_size=...)``,
-a server-side cursor on PostgreSQL), each chunk of games with its move logs in one more query (tuples, no model instances), and are
-written out one line at a time: memory stays flat whatever the number of games. The engine state
-(face-down cards) is never read; a daily deal whose day is not over has no code (it would
-reveal the deal).
+a server-side cursor on PostgreSQL), each chunk of games with its move logs in one more query
+(tuples, no model instances), and are written out one line at a time: memory stays flat
+whatever the number of games. The engine state (face-down cards) is never read; a daily deal
+whose day is not over has no code (it would reveal the deal).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Written by the board's tasks (:func:`standing_record` per won ranked attempt,
 :func:`standing_rebuild` per day, both idempotent: each bucket is *recounted* from the day's
 results with a range count on an index, never incremented) and read in a few index scans
 (:func:`daily_standing`): the deal's row, the day's buckets, the caller's attempt, and one range
-count of the results in the caller's own time bucket (the buckets above it give the rest). Held, rejected, invalid and closed attempts
-have no result, so they are in no histogram and no percentile.
+count of the results in the caller's own time bucket (the buckets above it give the rest).
+Held, rejected, invalid and closed attempts have no result, so they are in no histogram and no percentile.
 
 **Faster than N % of players**: ``N = floor(100 × slower / others)``, where ``others`` are the
 day's counted results other than the caller's and ``slower`` those of them with a strictly longer
