@@ -103,6 +103,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Der Dienst ist kurz nicht erreichbar. Bitte versuche es in ein paar Sekunden erneut.",
         "The service is briefly unavailable. Please try again in a few seconds.",
     ),
+    "replay_broken": (
+        "Diese Partie lässt sich aus ihrem Zugprotokoll nicht nachspielen.",
+        "This game cannot be replayed from its move log.",
+    ),
     "no_help_for_daily": (
         "Für die Tagespartie gibt es keine Hilfe, solange der Tag läuft: sie wird gewertet.",
         "There is no help for the daily deal while its day lasts: it is ranked.",

@@ -29,8 +29,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Game as EngineGame
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, Move
+from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
 from .daily import utc_today
@@ -207,16 +207,13 @@ def _first_lost(oracle: _Oracle, begin: int, end: int) -> tuple[int | None, int 
         return begin, None, False
     if at_begin == "unknown":
         return None, None, True
-    lo, hi = begin, end  # lo winnable; hi lost or unknown
-    unsure = at_end == "unknown"
+    lo, hi = begin, end  # lo winnable; hi lost or unknown (then the boundary may be unsure)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        answer = oracle.ask(mid)
-        if answer == "yes":
+        if oracle.ask(mid) == "yes":
             lo = mid
         else:
             hi = mid
-            unsure = answer == "unknown"
     if oracle.ask(hi) == "no":
         return hi, lo, False
     return None, lo, True
@@ -290,4 +287,3 @@ def postmortems_due(*, now: datetime | None = None, limit: int = 500) -> list[st
         picked = games.filter(postmortem__isnull=True).order_by().values_list("pk", flat=True)[: limit - len(ids)]
         ids.extend(str(pk) for pk in picked)
     return ids
-
