@@ -143,3 +143,16 @@ def test_a_log_that_does_not_replay_is_a_clear_error(player: Any, account: Any) 
     MoveLog.objects.create(game=game, seq=1, move="t1:AS>t2", points=0)
     response = player.get(f"/api/v1/games/{game.id}/replay")
     assert response.status_code == 409 and response.json()["error"] == "replay_broken"
+
+
+def test_the_answer_matches_its_documented_shape(player: Any, account: Any) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    from tests.site.test_schema import _strict, assert_matches
+
+    components = _strict(SchemaGenerator().get_schema(request=None, public=True)["components"])
+    game = _played(account, LOST_CODE, LOST_LOG)
+    postmortem.postmortem_record(game_id=game.id)
+    body = player.get(f"/api/v1/games/{game.id}/replay").json()
+    assert body["postmortem"]["lost_at"] == 17
+    assert_matches(components, "Replay", body)

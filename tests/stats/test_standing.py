@@ -148,3 +148,15 @@ def test_not_shown_during_the_day_to_someone_who_has_not_won_their_attempt(today
 def test_bad_and_unknown_days(player: Any, today: Any) -> None:
     assert player.get("/api/v1/daily/2026-13-01/standing").json()["error"] == "bad_date"
     assert player.get(_url(today - timedelta(days=30))).status_code == 404
+
+
+def test_the_answer_matches_its_documented_shape(yesterday: Any) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    from tests.site.test_schema import _strict, assert_matches
+
+    components = _strict(SchemaGenerator().get_schema(request=None, public=True)["components"])
+    game = _won(yesterday, 70)
+    _won(yesterday, 80)
+    assert_matches(components, "Standing", factories.token_client(game.owner).get(_url(yesterday)).json())
+    assert_matches(components, "Standing", APIClient().get(_url(yesterday)).json())
