@@ -151,8 +151,8 @@ def test_the_answer_matches_its_documented_shape(player: Any, account: Any) -> N
     from tests.site.test_schema import _strict, assert_matches
 
     components = _strict(SchemaGenerator().get_schema(request=None, public=True)["components"])
-    game = _played(account, LOST_CODE, LOST_LOG)
+    game = _played(account, WON_CODE, [str(m) for m in winning_line(WON_CODE)])
     postmortem.postmortem_record(game_id=game.id)
     body = player.get(f"/api/v1/games/{game.id}/replay").json()
-    assert body["postmortem"]["lost_at"] == 17
+    assert body["postmortem"]["verdict"] == "winnable"
     assert_matches(components, "Replay", body)
