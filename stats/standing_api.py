@@ -7,13 +7,15 @@ from typing import Any
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
 from common.errors import ApplicationError
+from common.pagination import PagePagination
 
-from . import standing
+from . import archive, standing
 from .api import DAY_PARAMETER, _deal_of, _errors, _parse_day
 
 
@@ -98,3 +100,35 @@ class DailyStandingApi(ApiView):
             },
         }
         return Response(StandingSerializer(body).data)
+
+
+class ArchiveMineSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["playing", "won", "closed"])
+    review = serializers.CharField(allow_null=True)
+    time_ms = serializers.IntegerField(allow_null=True)
+    moves = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True, help_text="On the day's board (null: not on it).")
+
+
+class ArchiveDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    code = serializers.CharField(help_text='The deal (the day is over): play it with `POST games {"code": ...}`.')
+    players = serializers.IntegerField(help_text="Accounts that started their ranked attempt.")
+    winners = serializers.IntegerField(help_text="Counted wins (held results excluded).")
+    winning_time_ms = serializers.IntegerField(allow_null=True)
+    par = serializers.IntegerField(allow_null=True, help_text="The certified solution's length.")
+    me = ArchiveMineSerializer(allow_null=True, help_text="The caller's ranked attempt of that day.")
+
+
+class DailyArchiveApi(ApiView, GenericAPIView):
+    pagination_class = PagePagination
+
+    @extend_schema(
+        operation_id="daily_archive",
+        summary="Past daily deals, newest first: players, winners, winning time, par, your result and rank",
+        responses={200: ArchiveDaySerializer(many=True), **_errors(400, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(archive.archive_deals())
+        rows = archive.archive_rows(deals=list(page or []), user=request.user)
+        return self.get_paginated_response(ArchiveDaySerializer(rows, many=True).data)
