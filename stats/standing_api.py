@@ -103,7 +103,7 @@ class DailyStandingApi(ApiView):
 
 
 class ArchiveMineSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["playing", "won", "closed"])
+    status = serializers.CharField(help_text="`playing`, `won`, or `closed` (its day ended before the win).")
     review = serializers.CharField(allow_null=True)
     time_ms = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField()
