@@ -10,7 +10,9 @@ PostgreSQL it is a server-side cursor).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -24,6 +26,7 @@ LOG_LENGTH = 20
 
 def main() -> int:
     scratch = tempfile.mkdtemp(prefix="yukon-export-bench-")
+    atexit.register(shutil.rmtree, scratch, True)
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")

@@ -13,8 +13,10 @@ reads and the write. The solver's budget is ``POSTMORTEM_NODES`` per position (n
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -31,6 +33,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="finished games (half won, half left)")
     args, _ = parser.parse_known_args()
     scratch = tempfile.mkdtemp(prefix="yukon-postmortem-bench-")
+    atexit.register(shutil.rmtree, scratch, True)
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
