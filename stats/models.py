@@ -66,8 +66,9 @@ class DailyResult(models.Model):
 
 
 class DailyBucket(models.Model):
-    """One bar of a day's histograms of counted results (``stats.standing``): ``kind`` ``time``
-    (buckets of ``TIME_BUCKET_MS``) or ``moves`` (of ``MOVES_BUCKET``), the last bucket open-ended.
+    """One bucket of a day's histograms of counted results (``stats.standing``): ``kind`` ``time``
+    (buckets of ``TIME_BUCKET_MS``, six to a bar) or ``moves`` (of ``MOVES_BUCKET``), the last
+    bucket open-ended.
 
     ``count`` is recounted from the day's results (a range count), never incremented: a task that
     runs twice writes the same number.

@@ -34,11 +34,14 @@ from .models import DailyBucket, DailyResult
 TIME = "time"
 MOVES = "moves"
 #: Bucket widths and the number of buckets (the last one takes everything above).
-TIME_BUCKET_MS: Final = 30_000  # 30 s; the last bucket is 60 minutes and more
-TIME_BUCKETS: Final = 121
+TIME_BUCKET_MS: Final = 5_000  # 5 s; the last bucket is 60 minutes and more
+TIME_BUCKETS: Final = 721
 MOVES_BUCKET: Final = 10  # the last bucket is 400 moves and more
 MOVES_BUCKETS: Final = 41
 _KINDS: Final = {TIME: ("time_ms", TIME_BUCKET_MS, TIME_BUCKETS), MOVES: ("moves", MOVES_BUCKET, MOVES_BUCKETS)}
+#: The histograms' bars: (width, number of bars, buckets per bar). A time bar is 30 s (six
+#: buckets: a small bucket keeps the percentile's count within it short).
+BARS: Final = {TIME: (30_000, 121, 6), MOVES: (MOVES_BUCKET, MOVES_BUCKETS, 1)}
 
 
 def bucket_of(kind: str, value: int) -> int:
@@ -122,12 +125,17 @@ class Standing:
     started: int
     won: int
     visible: bool  # the histograms are shown: the day is over, or the caller's ranked attempt is won
-    time_buckets: list[tuple[int, int]] | None  # (bucket, count), contiguous from the first to the last
+    time_buckets: list[tuple[int, int]] | None  # (bar, count), contiguous from the first to the last
     moves_buckets: list[tuple[int, int]] | None
     me: Mark | None
 
 
-def _contiguous(counts: dict[int, int]) -> list[tuple[int, int]]:
+def _bars(kind: str, buckets: dict[int, int]) -> list[tuple[int, int]]:
+    """The buckets gathered into the histogram's bars, from the first bar with a result to the last."""
+    per_bar = BARS[kind][2]
+    counts: dict[int, int] = {}
+    for bucket, count in buckets.items():
+        counts[bucket // per_bar] = counts.get(bucket // per_bar, 0) + count
     if not counts:
         return []
     return [(b, counts.get(b, 0)) for b in range(min(counts), max(counts) + 1)]
@@ -164,31 +172,41 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
         started=deal["players"],
         won=won,
         visible=visible,
-        time_buckets=_contiguous(buckets[TIME]) if visible else None,
-        moves_buckets=_contiguous(buckets[MOVES]) if visible else None,
+        time_buckets=_bars(TIME, buckets[TIME]) if visible else None,
+        moves_buckets=_bars(MOVES, buckets[MOVES]) if visible else None,
         me=me,
     )
 
 
 def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dict[int, int]) -> Mark:
     """The caller's mark: the results in the time buckets above the caller's come from the
-    buckets; within its own bucket one short range count on the board's index (at most the
-    results of 30 s) tells the slower ones from the tied."""
+    buckets; within its own bucket (5 s) one short range count on the board's index, over the
+    part below or above the caller's time, whichever is the shorter, tells the slower from the
+    tied."""
     time_ms = attempt["time_ms"]
     counted = DailyResult.objects.filter(game_id=attempt["id"]).exists()
-    mine_bucket = bucket_of(TIME, time_ms)
-    above = sum(n for b, n in time_buckets.items() if b > mine_bucket)
-    within = Q(day=day, time_ms__gte=time_ms)
-    if mine_bucket < TIME_BUCKETS - 1:
-        within &= Q(time_ms__lt=(mine_bucket + 1) * TIME_BUCKET_MS)
-    figures = DailyResult.objects.filter(within).aggregate(
-        # Counting a column of the index (not the id): an index-only scan.
-        total=Count("time_ms"),
-        slower=Count("time_ms", filter=Q(time_ms__gt=time_ms)),
-    )
+    bucket = bucket_of(TIME, time_ms)
+    above = sum(n for b, n in time_buckets.items() if b > bucket)
+    low = bucket * TIME_BUCKET_MS
+    high = (bucket + 1) * TIME_BUCKET_MS if bucket < TIME_BUCKETS - 1 else None
+    results_of_day = DailyResult.objects.filter(day=day)
+    # Counting a column of the index (not the id): an index-only scan.
+    if high is not None and time_ms - low < high - time_ms:
+        part = results_of_day.filter(time_ms__gte=low, time_ms__lte=time_ms).aggregate(
+            upto=Count("time_ms"), tied=Count("time_ms", filter=Q(time_ms=time_ms))
+        )
+        slower_within = max(0, time_buckets.get(bucket, 0) - part["upto"])
+        equal = part["tied"]
+    else:
+        within = results_of_day.filter(time_ms__gte=time_ms)
+        if high is not None:
+            within = within.filter(time_ms__lt=high)
+        part = within.aggregate(total=Count("time_ms"), tied=Count("time_ms", filter=Q(time_ms=time_ms)))
+        slower_within = part["total"] - part["tied"]
+        equal = part["tied"]
     mine = 1 if counted else 0
-    slower = above + figures["slower"]
-    tied = max(0, figures["total"] - figures["slower"] - mine)
+    slower = above + slower_within
+    tied = max(0, equal - mine)
     # ``results`` is the histograms' sum; a result recorded between the reads cannot make the
     # share exceed 100 %.
     return Mark(

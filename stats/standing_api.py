@@ -57,7 +57,7 @@ class StandingSerializer(serializers.Serializer):
 def _bars(kind: str, buckets: list[tuple[int, int]] | None) -> list[dict[str, Any]] | None:
     if buckets is None:
         return None
-    _, width, count = standing._KINDS[kind]
+    width, count, _ = standing.BARS[kind]
     return [{"low": b * width, "high": None if b == count - 1 else (b + 1) * width, "count": n} for b, n in buckets]
 
 

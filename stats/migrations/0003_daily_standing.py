@@ -8,7 +8,7 @@ from django.db.models import Count, F, IntegerField, Value
 from django.db.models.functions import Least
 
 # As in stats/standing.py when this was written: (field, width, number of bars).
-_KINDS = {"time": ("time_ms", 30_000, 121), "moves": ("moves", 10, 41)}
+_KINDS = {"time": ("time_ms", 5_000, 721), "moves": ("moves", 10, 41)}
 
 
 def fill_buckets(apps, schema_editor):

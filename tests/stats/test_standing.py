@@ -115,14 +115,14 @@ def test_the_tasks_are_idempotent_and_the_rebuild_agrees(yesterday: Any) -> None
         return set(DailyBucket.objects.filter(day=yesterday, count__gt=0).values_list("kind", "bucket", "count"))
 
     before = buckets()
-    assert before == {("time", 2, 2), ("time", 4, 1), ("moves", 9, 2), ("moves", 13, 1)}
+    assert before == {("time", 12, 2), ("time", 28, 1), ("moves", 9, 2), ("moves", 13, 1)}
     for game in games:  # delivered twice
         tasks.daily_result_update(str(game.id))
     assert buckets() == before
     DailyBucket.objects.all().delete()
-    DailyBucket.objects.create(day=yesterday, kind="time", bucket=50, count=7)  # a stale bar
+    DailyBucket.objects.create(day=yesterday, kind="time", bucket=300, count=7)  # a stale bar
     tasks.daily_boards_rebuild([yesterday.isoformat()])
-    assert buckets() == before and not DailyBucket.objects.filter(bucket=50).exists()
+    assert buckets() == before and not DailyBucket.objects.filter(bucket=300).exists()
 
 
 def test_not_shown_during_the_day_to_someone_who_has_not_won_their_attempt(today: Any, todays_deal: Any) -> None:
@@ -160,3 +160,16 @@ def test_the_answer_matches_its_documented_shape(yesterday: Any) -> None:
     _won(yesterday, 80)
     assert_matches(components, "Standing", factories.token_client(game.owner).get(_url(yesterday)).json())
     assert_matches(components, "Standing", APIClient().get(_url(yesterday)).json())
+
+
+def test_ties_and_slower_players_within_one_bucket_from_either_side(yesterday: Any) -> None:
+    # 60–65 s is one bucket: a time in its lower half is counted from below, in its upper half from above.
+    games = {s: _won(yesterday, s) for s in (62, 64.5, 66)}
+    tie = _won(yesterday, 64)
+    games[64] = _won(yesterday, 64)
+    marks = {s: _me(g.owner, yesterday) for s, g in games.items()}
+    assert (marks[62]["slower"], marks[62]["tied"], marks[62]["faster_than_percent"]) == (4, 0, 100)
+    assert (marks[64]["slower"], marks[64]["tied"], marks[64]["faster_than_percent"]) == (2, 1, 50)
+    assert _me(tie.owner, yesterday)["faster_than_percent"] == 50
+    assert (marks[64.5]["slower"], marks[64.5]["tied"], marks[64.5]["faster_than_percent"]) == (1, 0, 25)
+    assert (marks[66]["slower"], marks[66]["faster_than_percent"]) == (0, 0)
