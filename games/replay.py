@@ -17,7 +17,7 @@ from uuid import UUID
 from django.core.cache import cache
 from django.db.models import Q
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of
 from games.engine import Game as EngineGame
 
@@ -64,12 +64,12 @@ def replay_game(*, game_id: UUID, player: Player, now: datetime) -> tuple[Game, 
     """The game to replay and whether it is the caller's own; ``not_found`` if they may not."""
     game = Game.objects.select_related("owner").filter(pk=game_id).first()
     if game is None:
-        raise ApplicationError("not_found", 404)
+        raise ApplicationError(ErrorCode.NOT_FOUND)
     if Game.objects.filter(player.owns(), pk=game.pk).exists():
         return game, True
     if _in_public_top(game, now):
         return game, False
-    raise ApplicationError("not_found", 404)
+    raise ApplicationError(ErrorCode.NOT_FOUND)
 
 
 def _par(game: Game, postmortem: GamePostMortem | None, now: datetime) -> int | None:
@@ -138,7 +138,7 @@ def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
                 {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(engine)}
             )
     except (BadCode, BadMove, IllegalMove, ValueError):
-        raise ApplicationError("replay_broken", 409) from None
+        raise ApplicationError(ErrorCode.REPLAY_BROKEN) from None
     row = GamePostMortem.objects.filter(game=game).first()
     current = row if row is not None and row.moves == len(entries) else None
     pending = current is None and _ask_postmortem(game, now, entries[-1][4] if entries else None)

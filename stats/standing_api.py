@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from common.pagination import PagePagination
 
 from . import archive, standing
@@ -76,7 +76,7 @@ class DailyStandingApi(ApiView):
         assert deal.date is not None
         found = standing.daily_standing(day=deal.date, user=request.user, now=timezone.now())
         if found is None:
-            raise ApplicationError("not_found", 404)
+            raise ApplicationError(ErrorCode.NOT_FOUND)
         me = found.me
         body = {
             "date": found.day,
