@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("daily", views.daily, name="daily"),
     path("leaderboards", views.leaderboards, name="leaderboards"),
+    path("archive", views.archive, name="archive"),
     path("stats", views.stats, name="stats"),
     path("games", views.my_games, name="games"),
     path("login", views.login, name="login"),

@@ -74,6 +74,13 @@ PAGES = {
             "The daily Yukon Solitaire leaderboards: who won each day's deal fastest, with time and moves.",
         ),
     ),
+    "archive": (
+        pgettext_lazy("title.archive", "Archive of daily deals – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.archive",
+            "Every past Yukon Solitaire daily deal: players, winners, the winning time and the par. Play any of them.",
+        ),
+    ),
     "stats": (
         pgettext_lazy("title.stats", "Statistics – Yukon Solitaire"),
         pgettext_lazy(
@@ -110,6 +117,7 @@ MODULES = {
     "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
     "leaderboards.js": ["i18n", "strings", "api", "nav"],
     "stats.js": ["i18n", "strings", "api", "nav"],
+    "archive.js": ["i18n", "strings", "api", "nav"],
     "auth.js": ["i18n", "strings", "api", "nav"],
     "games.js": ["i18n", "strings", "api", "nav"],
 }
@@ -174,6 +182,12 @@ def daily(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def leaderboards(request: HttpRequest) -> HttpResponse:
     return _page(request, "leaderboards.html", "leaderboards", "leaderboards.js")
+
+
+@require_safe
+@ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    return _page(request, "archive.html", "archive", "archive.js")
 
 
 @require_safe

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-PAGES = ["/", "/daily", "/leaderboards", "/stats", "/games", "/login", "/signup"]
+PAGES = ["/", "/daily", "/leaderboards", "/archive", "/stats", "/games", "/login", "/signup"]
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +52,7 @@ def test_every_page_has_its_title_and_description_in_german_and_english(client: 
         ("/", ["Rückgängig", "Neues Spiel", "Einstellungen", "So spielst du Yukon"], ["Undo", "New game", "Settings"]),
         ("/daily", ["Tagesspiel", "Ganze Bestenliste"], ["Daily deal", "Full leaderboard"]),
         ("/leaderboards", ["Bestenliste", "Rang"], ["Leaderboards", "Rank"]),
+        ("/archive", ["Archiv", "Siegerzeit", "Dein Ergebnis"], ["Archive", "Winning time", "Your result"]),
         ("/stats", ["Statistik", "Verlauf"], ["Statistics", "History"]),
         ("/games", ["Meine Partien"], ["My games"]),
         ("/login", ["Benutzername", "Noch kein Konto?"], ["Username", "No account yet?"]),

@@ -86,6 +86,14 @@ export const daily = {
   /** A day's deal; its code once that day is over (404 not_found: no deal that day). */
   day: (date) => request("GET", `daily/${encodeURIComponent(date)}`),
   leaderboard: (date) => request("GET", `leaderboards/daily/${encodeURIComponent(date)}`),
+  /** One page of the past days, newest first: figures, the deal's code, the caller's result. */
+  archive: (page = 1, { size = null } = {}) => {
+    const query = new URLSearchParams({ page: String(page) });
+    if (size) query.set("page_size", String(size));
+    return request("GET", `daily/archive?${query}`);
+  },
+  /** Where the caller stands on a day: histograms, percentile, live counts (nothing about the deal). */
+  standing: (date) => request("GET", `daily/${encodeURIComponent(date)}/standing`),
 };
 
 export const stats = {
