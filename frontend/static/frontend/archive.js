@@ -1,7 +1,7 @@
 // The archive (/archive?page=N): the past daily deals, newest first (GET daily/archive, 20 a page),
 // each with its players, winners, winning time and par, the player's own result and rank, a link
 // to its board and one to play the deal again as practice (/?code=…: unranked, guests too).
-import { t, tn, formatDate, formatTime } from "./i18n.js";
+import { t, tn, formatDate, formatTime, lang } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
 import { initNav } from "./nav.js";
@@ -9,6 +9,8 @@ import { initNav } from "./nav.js";
 const $ = (id) => document.getElementById(id);
 const PAGE_SIZE = 20;
 const userReady = initNav();
+const shortDate = (iso) =>
+  new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
 
 function el(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -25,7 +27,7 @@ function mine(me) {
   if (!me) return t("archive.mine.none");
   if (me.status === "closed") return t("games.closed");
   if (me.status !== "won") return t("games.playing");
-  const figures = me.time_ms != null ? `${formatTime(me.time_ms)} · ${tn("movesWith", me.moves)}` : tn("movesWith", me.moves);
+  const figures = me.time_ms != null ? `${formatTime(me.time_ms)} · ${tn("moves", me.moves)}` : tn("moves", me.moves);
   if (me.review === "held") return `${figures} (${t("archive.review.held")})`;
   if (me.review === "rejected" || me.review === "invalid") return `${figures} (${t("archive.review.rejected")})`;
   return figures;
@@ -35,7 +37,7 @@ function row(day, { account }) {
   const item = el("tr");
   item.dataset.date = day.date;
   if (day.me && day.me.rank) item.classList.add("mine");
-  const date = el("th", { scope: "row" }, el("a", { href: `/leaderboards?date=${day.date}`, textContent: formatDate(day.date) }));
+  const date = el("th", { scope: "row" }, el("a", { href: `/leaderboards?date=${day.date}`, textContent: shortDate(day.date) }));
   const cell = (label, text) => {
     const td = el("td", { textContent: text });
     td.dataset.label = label;
@@ -46,7 +48,7 @@ function row(day, { account }) {
     cell(t("archive.players"), String(day.players)),
     cell(t("archive.winners"), String(day.winners)),
     cell(t("archive.best"), day.winning_time_ms != null ? formatTime(day.winning_time_ms) : "–"),
-    cell(t("archive.par"), day.par != null ? tn("movesWith", day.par) : "–"),
+    cell(t("archive.par"), day.par != null ? tn("moves", day.par) : "–"),
   );
   if (account) {
     item.append(

@@ -1,0 +1,123 @@
+"""The archive page (/archive): the past daily deals newest first, a page at a time, with the
+player's own result and rank, and each day's deal to play again as practice (guests too)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from games.daily import utc_today
+from games.models import Game, day_end
+from stats import tasks
+from tests import factories
+from tests.stats.helpers import won_ranked_game
+
+from .conftest import PHONE
+from .support import daily_deal, log_in, settle
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_tasks")]
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def code_of(n: int) -> str:
+    return f"YU1-C-AAAAAB{LETTERS[n]}"
+
+
+def past_days(count: int) -> list[date]:
+    """``count`` past days with a deal each (and today's, which is not in the archive)."""
+    today = utc_today()
+    daily_deal(today, code="YU1-C-AAAAAAB")
+    days = [today - timedelta(days=n) for n in range(1, count + 1)]
+    for n, day in enumerate(days):
+        daily_deal(day, code=code_of(n), players=3 + n)
+    return days
+
+
+def won(day: date, seconds: int, owner: Any = None) -> Any:
+    game = won_ranked_game(owner=owner or factories.user(), day=day, time_ms=seconds * 1000, moves=110)
+    tasks.daily_result_update(str(game.id))
+    return game
+
+
+def rows(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#archive-body tr", "rows => rows.map((row) => row.dataset.date)")
+
+
+def ready(page: Any, number: int = 1) -> None:
+    page.wait_for_function(f"document.body.dataset.archiveReady === '{number}'")
+
+
+def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page: Any, screenshot: Any) -> None:
+    days = past_days(25)
+    won(days[0], 125)
+    won(days[0], 95)
+    page = new_page()
+    page.goto("/archive")
+    ready(page)
+    assert rows(page) == [day.isoformat() for day in days[:20]]  # newest first, today not among them
+    first = page.locator("#archive-body tr").first
+    cells = first.locator("td").all_text_contents()
+    assert cells[:4] == ["3", "2", "1:35", "90 Züge"]  # players, winners, winning time, par
+    assert page.locator("#archive-mine-head").is_hidden()  # a guest has no result of its own
+    assert page.locator("#archive-count").text_content() == "25 Tage"
+    assert page.locator("#archive-page").text_content() == "Seite 1 von 2"
+    assert first.locator("a.archive-board").get_attribute("href") == f"/leaderboards?date={days[0].isoformat()}"
+    assert page.locator("#archive-prev").is_disabled()
+    screenshot(page, "archive-guest-de")
+
+    page.locator("#archive-next").click()
+    ready(page, 2)
+    assert rows(page) == [day.isoformat() for day in days[20:]]
+    assert page.url.endswith("/archive?page=2") and page.locator("#archive-next").is_disabled()
+    page.locator("#archive-prev").click()
+    ready(page)
+    assert rows(page)[0] == days[0].isoformat()
+
+    play = page.locator(f"#archive-body tr[data-date='{days[1].isoformat()}'] a.archive-play")
+    assert play.text_content() == "Dieses Spiel spielen"
+    play.click()
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    settle(page)
+    assert page.locator("#code-text").text_content() == code_of(1)
+    game = Game.objects.get(code=code_of(1))
+    assert not game.ranked and game.owner is None  # practice, for a guest
+
+
+def test_an_account_sees_its_own_result_and_rank_in_english_on_a_phone(new_page: Any, screenshot: Any) -> None:
+    days = past_days(3)
+    user = factories.user()
+    won(days[0], 80)
+    won(days[0], 200, owner=user)
+    factories.game(owner=user, code=code_of(1), daily=days[1], ranked=True, closed_at=day_end(days[1]))
+    for viewport, name in ((None, "archive-account-en"), (PHONE, "archive-account-en-phone")):
+        options = {"viewport": viewport, "is_mobile": True, "has_touch": True} if viewport else {}
+        page = new_page(locale="en-US", **options)
+        log_in(page, user)
+        page.goto("/archive")
+        ready(page)
+        assert page.locator("h1").text_content() == "Archive"
+        mine = page.locator(f"#archive-body tr[data-date='{days[0].isoformat()}']")
+        cells = mine.locator("td").all_text_contents()
+        assert cells[4:7] == ["3:20 · 110 moves", "2", "BoardPlay this deal"]
+        other = page.locator(f"#archive-body tr[data-date='{days[1].isoformat()}'] td").all_text_contents()
+        assert other[4:6] == ["day over", "–"]
+        assert page.locator(f"#archive-body tr[data-date='{days[2].isoformat()}'] td").nth(4).text_content() == (
+            "not played"
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= (viewport or {"width": 1280})["width"]
+        screenshot(page, name)
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_header_with_the_archive_link_fits_a_phone(new_page: Any, locale: str, width: int) -> None:
+    page = new_page(locale=locale, viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    log_in(page, factories.user(username="a-long-username"))
+    page.goto("/archive")
+    ready(page)
+    nav = page.locator(".site-nav")
+    assert nav.evaluate("(nav) => nav.scrollWidth <= nav.clientWidth")  # all six links, no hidden one
+    assert page.locator(".site-nav a[aria-current=page]").get_attribute("href") == "/archive"
