@@ -114,7 +114,7 @@ PAGES = {
 #: them side by side instead of discovering one level of imports after another.
 MODULES = {
     "play.js": ["i18n", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
-    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
+    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs", "share"],
     "leaderboards.js": ["i18n", "strings", "api", "nav"],
     "stats.js": ["i18n", "strings", "api", "nav"],
     "archive.js": ["i18n", "strings", "api", "nav"],

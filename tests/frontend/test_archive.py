@@ -3,16 +3,19 @@ player's own result and rank, and each day's deal to play again as practice (gue
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 
 from games.daily import utc_today
+from games.engine import Game as EngineGame
+from games.engine import GameCode
 from games.models import Game, day_end
 from stats import tasks
 from tests import factories
-from tests.stats.helpers import won_ranked_game
+from tests.stats.helpers import play_all_but_the_last, won_ranked_game
 
 from .conftest import PHONE
 from .support import daily_deal, log_in, settle
@@ -121,3 +124,90 @@ def test_the_header_with_the_archive_link_fits_a_phone(new_page: Any, locale: st
     nav = page.locator(".site-nav")
     assert nav.evaluate("(nav) => nav.scrollWidth <= nav.clientWidth")  # all six links, no hidden one
     assert page.locator(".site-nav a[aria-current=page]").get_attribute("href") == "/archive"
+
+
+# -- the result to share (issue 19 item 2) ---------------------------------------------------------
+CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b|\b10[SHDC]\b")
+BIG = "YU1-C-QZXWVUT"  # deal number 5250598671: a number that could not hide in the figures
+SQUARES = "\u2b1c\U0001f7e8\U0001f7e7\U0001f7e6\U0001f7e9"
+
+
+def spoiler_free(text: str, code: str) -> None:
+    """No card, no game code, no deal number (nor the deal's rule letter-code) in the text."""
+    assert not CARD.search(text), text
+    assert "YU1" not in text and "YU2" not in text and code.split("-")[-1] not in text
+    number = str(GameCode.parse(code).number)
+    assert len(number) < 4 or number not in text
+
+
+def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_copy(
+    new_page: Any, live_server: Any, screenshot: Any
+) -> None:
+    today = utc_today()
+    daily_deal(today, players=1)
+    user = factories.user()
+    game = factories.game(owner=user, daily=today, ranked=True)
+    last = play_all_but_the_last(game.pk, pace_ms=1000).to_json()  # a real winning line, a human's pace
+    game.refresh_from_db()
+    card = EngineGame.from_state(game.state).view()["tableau"][int(last["from"][1]) - 1][-1]
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(page, user)
+    page.goto("/daily")
+    page.locator("#daily-play").click()
+    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    settle(page)
+    page.locator(f"#card-{card}").click()
+    box = page.locator("#win-share")
+    box.wait_for(state="visible", timeout=15_000)
+    game.refresh_from_db()
+    text = box.locator("[data-share-text]").text_content()
+    head, strip, link = text.split("\n")
+    minutes, seconds = divmod(game.time_ms // 1000, 60)
+    # The only player: no percentile, so no "Top" part.
+    assert head == f"Yukon · {today.isoformat()} · {minutes}:{seconds:02d} · {game.moves} Züge"
+    assert len(strip) == 5 and set(strip) <= set(SQUARES) and strip[-1] == "\U0001f7e9"  # won: all 52 at the end
+    assert link == f"{live_server.url}/leaderboards?date={today.isoformat()}"
+    spoiler_free(text, game.code)
+    assert box.locator("[data-share-copy]").text_content() == "Kopieren"
+    box.locator("[data-share-copy]").click()
+    box.locator("[data-share-done]").wait_for(state="visible")
+    assert box.locator("[data-share-done]").text_content() == "Kopiert!"
+    assert page.evaluate("navigator.clipboard.readText()") == text
+    native = page.evaluate("typeof navigator.share === 'function'")
+    assert box.locator("[data-share-native]").is_visible() == native  # the Web Share API where it exists
+    screenshot(page, "share-win-de", full_page=False)
+
+
+def test_the_daily_page_shares_a_won_attempt_with_its_percentile_in_english(new_page: Any, screenshot: Any) -> None:
+    today = utc_today()
+    daily_deal(today, code=BIG, players=3)
+    user = factories.user()
+    won(today, 300)
+    won(today, 100)
+    mine = won(today, 200, owner=user)  # faster than one of the two others: top 50 %
+    Game.objects.filter(daily=today).update(code=BIG)
+    page = new_page(locale="en-US", viewport=PHONE, is_mobile=True, has_touch=True)
+    log_in(page, user)
+    page.goto("/daily")
+    box = page.locator("#daily-share")
+    box.wait_for(state="visible", timeout=15_000)
+    text = box.locator("[data-share-text]").text_content()
+    assert text.split("\n")[0] == f"Yukon · {today.isoformat()} · 3:20 · 110 moves · top 50 %"
+    assert box.locator("[data-share-copy]").text_content() == "Copy"
+    spoiler_free(text, mine.code)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "share-daily-en-phone")
+
+
+def test_the_progress_strip_counts_the_foundations_through_undos(page: Any) -> None:
+    page.goto("/archive")
+    log = ["t1:AS>f", "t2:2S>f", "undo", "t3:5H>t4", "fS:AS>t5", "undo", "t2:2S>f"]
+    counts = page.evaluate(
+        """async (moves) => {
+            const share = await import('/static/frontend/share.js');
+            return share.foundationCounts(moves.map((move) => ({ move })));
+        }""",
+        log,
+    )
+    assert counts == [1, 2, 1, 1, 0, 1, 2]

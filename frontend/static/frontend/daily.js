@@ -9,6 +9,7 @@ import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable, CLOSE_WARNING_MS } from "./game.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
+import { showShare } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -19,6 +20,7 @@ userReady.then((user) => settings.loadAccount(user));
 const TOP = 10; // lines of today's board shown here; the leaderboards page has them all
 const RETRY_SECONDS = { fallback: 5, min: 1, max: 300 };
 const POLL_ROUNDS = 8; // the board is updated by a background task after a win: ask for a while
+const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
 
 let today = null; // GET daily's answer
@@ -194,7 +196,12 @@ async function standing(attempt) {
     const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
     const withFigures = (text) => (figures ? `${text} ${figures}` : text);
     setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
-    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then((text) => setStatus(withFigures(text)));
+    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then((text) => {
+      setStatus(withFigures(text));
+      if (!REJECTED.has(attempt.review)) {
+        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves });
+      }
+    });
     await offerPractice(attempt.game);
   }
 }
@@ -303,6 +310,15 @@ async function won(state) {
   const result = await rankedResult({ id: state.id, review: state.review, date });
   setStatus(result);
   line("win-extra", result);
+  let review = state.review;
+  try {
+    review = (await games.get(state.id)).review;
+  } catch (err) {
+    /* as it was */
+  }
+  if (!REJECTED.has(review)) {
+    showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves });
+  }
 }
 
 load();

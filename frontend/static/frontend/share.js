@@ -1,0 +1,110 @@
+// The result to share (issue 19 item 2): a spoiler-free line for a won ranked daily attempt,
+//   Yukon · 2026-12-01 · 3:12 · 118 moves · top 12 %
+// a strip of the foundations' progress over the game's five fifths and a link to the day's board.
+// It never holds a card, a game code or a deal number: only the date, the player's own figures,
+// the percentile (GET daily/<date>/standing) and how full the foundations were as the game went on.
+import { t, tn, formatTime } from "./i18n.js";
+import { request } from "./api.js";
+
+const FIFTHS = 5;
+// Cards on the foundations at the end of each fifth of the game: ⬜ under 13, then 🟨 🟧 🟦, 🟩 all 52.
+const SQUARES = ["\u2B1C", "\u{1F7E8}", "\u{1F7E7}", "\u{1F7E6}", "\u{1F7E9}"];
+
+/** The cards on the foundations after each logged move ("t3:7H>f", "fS:7S>t2", "undo"). */
+export function foundationCounts(log) {
+  const counts = [];
+  const done = []; // each move's change of the foundations, for the undos
+  let cards = 0;
+  for (const entry of log) {
+    const move = entry.move || "";
+    if (move === "undo") cards -= done.pop() || 0;
+    else {
+      const change = (/>f/.test(move) ? 1 : 0) - (/^f/.test(move) ? 1 : 0);
+      done.push(change);
+      cards += change;
+    }
+    counts.push(cards);
+  }
+  return counts;
+}
+
+/** Five squares: how full the foundations were at the end of each fifth of the game. */
+export function progressStrip(log) {
+  const counts = foundationCounts(log);
+  if (!counts.length) return "";
+  let strip = "";
+  for (let fifth = 1; fifth <= FIFTHS; fifth++) {
+    const cards = counts[Math.ceil((counts.length * fifth) / FIFTHS) - 1] ?? 0;
+    strip += SQUARES[cards >= 52 ? 4 : Math.min(3, Math.floor(cards / 13))];
+  }
+  return strip;
+}
+
+/** "top N %" from "faster than F %": the share of players at least as fast (1 at best). */
+export function topPercent(fasterThan) {
+  return fasterThan == null ? null : Math.max(1, 100 - fasterThan);
+}
+
+/** The text to share. */
+export function shareText({ date, timeMs, moves, fasterThan, strip, url }) {
+  const parts = ["Yukon", date, formatTime(timeMs), tn("moves", moves)];
+  const top = topPercent(fasterThan);
+  if (top != null) parts.push(t("share.top", { n: top }));
+  return [parts.join(" · "), strip, url].filter(Boolean).join("\n");
+}
+
+async function moveLog(gameId) {
+  const log = [];
+  let path = `games/${encodeURIComponent(gameId)}/moves`;
+  for (let page = 2; path; page++) {
+    const data = await request("GET", path);
+    log.push(...(data.results || []));
+    path = data.next ? `games/${encodeURIComponent(gameId)}/moves?page=${page}` : null;
+  }
+  return log;
+}
+
+/** Fill the share box `box` (a [data-share] block) for the won ranked attempt `game` of `date`. */
+export async function showShare(box, { gameId, date, timeMs, moves }) {
+  if (!box || timeMs == null) return;
+  let fasterThan = null;
+  let strip = "";
+  try {
+    const standing = await request("GET", `daily/${encodeURIComponent(date)}/standing`);
+    fasterThan = standing.me ? standing.me.faster_than_percent : null;
+  } catch (err) {
+    /* without the standing: no percentile */
+  }
+  try {
+    strip = progressStrip(await moveLog(gameId));
+  } catch (err) {
+    /* without the log: no strip */
+  }
+  const url = `${location.origin}/leaderboards?date=${date}`;
+  const text = shareText({ date, timeMs, moves, fasterThan, strip, url });
+  box.querySelector("[data-share-text]").textContent = text;
+  const done = box.querySelector("[data-share-done]");
+  const say = (message) => {
+    done.textContent = message;
+    done.hidden = !message;
+  };
+  say("");
+  box.querySelector("[data-share-copy]").onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      say(t("share.copied"));
+    } catch (err) {
+      say(t("share.copy.failed"));
+    }
+  };
+  const native = box.querySelector("[data-share-native]");
+  native.hidden = typeof navigator.share !== "function";
+  native.onclick = async () => {
+    try {
+      await navigator.share({ title: "Yukon", text });
+    } catch (err) {
+      /* cancelled */
+    }
+  };
+  box.hidden = false;
+}
