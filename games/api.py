@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -21,9 +22,10 @@ from common.pagination import LongPagePagination, PagePagination
 from common.serializers import ErrorSerializer
 from common.throttles import throttles
 from games.engine import BadCode, BadMove, GameCode, Move, Rule
+from games.engine import Game as EngineGame
 
 from . import selectors, services
-from .models import StatusChoices
+from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
 from .serializers import (
@@ -71,7 +73,9 @@ def _idempotency(request: Request) -> services.Idempotency | None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApplicationError("bad_idempotency_key", 400)
-    return services.Idempotency.of(key=key, method=request.method or "", path=request.path, body=request.data)
+    return services.Idempotency.of(
+        key=key, method=request.method or "", path=request.path, body=request.data, answer=outcome_state
+    )
 
 
 def play_input(data: Any) -> tuple[Move, int | None]:
@@ -84,9 +88,22 @@ def play_input(data: Any) -> tuple[Move, int | None]:
         raise ApplicationError("bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason)) from None
 
 
+def state_of(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
+    """The state answer of ``game`` at ``now``."""
+    length = selectors.daily_solution_length(game=game, now=now)
+    return game_state(game=game, now=now, engine=engine, solution_length=length)
+
+
+def outcome_state(outcome: services.MoveOutcome) -> dict[str, Any]:
+    """The state answer of an accepted move or undo (a retry's: the first answer, as stored)."""
+    if outcome.answer is not None:
+        return outcome.answer
+    return state_of(game=outcome.game, now=outcome.at, engine=outcome.engine)
+
+
 def _state_response(outcome: services.MoveOutcome) -> Response:
     headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
-    return Response(outcome.state, headers=headers)
+    return Response(outcome_state(outcome), headers=headers)
 
 
 class GameListCreateApi(ApiView, GenericAPIView):
@@ -150,7 +167,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             daily=data["daily"],
             replace_untouched=data["replace_untouched"],
         )
-        return Response(game_state(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
+        return Response(state_of(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
 
 
 class GameDetailApi(ApiView):
@@ -161,7 +178,7 @@ class GameDetailApi(ApiView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))
-        return Response(game_state(game=game, now=timezone.now()))
+        return Response(state_of(game=game, now=timezone.now()))
 
 
 class GameMovesApi(ApiView, GenericAPIView):

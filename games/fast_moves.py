@@ -162,7 +162,7 @@ class FastMoves:
                 outcome = services.game_play(game_id=game_id, player=player, move=move, seq=seq)
             else:
                 outcome = services.game_undo(game_id=game_id, player=player, seq=answer)
-            response = self._json(outcome.state, 200)
+            response = self._json(api.outcome_state(outcome), 200)
         except ApplicationError as exc:
             response = self._json(exc.payload(), exc.status)
         except Exception as exc:
