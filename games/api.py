@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -19,7 +19,7 @@ from common.api import ApiView
 from common.errors import ApplicationError
 from common.messages import message
 from common.pagination import LongPagePagination, PagePagination
-from common.serializers import ErrorSerializer
+from common.serializers import error_responses
 from common.throttles import throttles
 from games.engine import BadCode, BadMove, GameCode, Move, Rule
 from games.engine import Game as EngineGame
@@ -50,10 +50,6 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
     "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
 )
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
 def player_of(request: Request, *, start_session: bool = False) -> Player:
@@ -128,7 +124,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
                 "Anything else is 400 `bad_request`.",
             )
         ],
-        responses={200: GameSummarySerializer(many=True), **_errors(400, 404)},
+        responses={200: GameSummarySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
@@ -148,7 +144,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         operation_id="games_create",
         summary="Start a game",
         request=GameStartSerializer,
-        responses={201: GameStateSerializer, **_errors(400, 403, 429, 503)},
+        responses={201: GameStateSerializer, **error_responses(400, 403, 429, 503)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameStartSerializer(data=request.data)
@@ -174,7 +170,7 @@ class GameDetailApi(ApiView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game's state",
-        responses={200: GameStateSerializer, **_errors(404)},
+        responses={200: GameStateSerializer, **error_responses(404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))
@@ -190,7 +186,7 @@ class GameMovesApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="games_moves_list",
         summary="The move log",
-        responses={200: MoveLogEntrySerializer(many=True), **_errors(400, 404)},
+        responses={200: MoveLogEntrySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))
@@ -202,7 +198,7 @@ class GameMovesApi(ApiView, GenericAPIView):
         summary="Play a move",
         request=MovePlaySerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
+        responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         move, seq = play_input(request.data)
@@ -225,7 +221,7 @@ class GameUndoApi(ApiView):
         summary="Undo the last move",
         request=UndoSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
+        responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         outcome = services.game_undo(

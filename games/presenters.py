@@ -22,6 +22,16 @@ def public_code(game: Game, now: datetime) -> str | None:
     return game.code
 
 
+def _identity(game: Game, now: datetime) -> dict[str, Any]:
+    """The first fields of a game's state and of its line in the list: which game, of which deal."""
+    return {
+        "id": str(game.id),
+        "code": public_code(game, now),
+        "rule": game.rule,
+        "daily": game.daily.isoformat() if game.daily else None,
+    }
+
+
 def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
     """Where a daily game stands in the competition: ranked (still counting), closed at the end of
     its day, the time left until the close, and a won ranked attempt's review."""
@@ -45,10 +55,7 @@ def game_state(
     :func:`games.selectors.daily_solution_length` gives it."""
     view = (engine or EngineGame.from_state(game.state)).view()
     return {
-        "id": str(game.id),
-        "code": public_code(game, now),
-        "rule": game.rule,
-        "daily": game.daily.isoformat() if game.daily else None,
+        **_identity(game, now),
         **daily_standing(game, now),
         "status": view["status"],
         "tableau": view["tableau"],
@@ -67,10 +74,7 @@ def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
     """One line of the game list (no cards)."""
     standing = daily_standing(game, now)
     return {
-        "id": str(game.id),
-        "code": public_code(game, now),
-        "rule": game.rule,
-        "daily": game.daily.isoformat() if game.daily else None,
+        **_identity(game, now),
         "ranked": standing["ranked"],
         "closed": standing["closed"],
         "review": standing["review"],
