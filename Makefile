@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint schema stack loadtest test-faults
+.PHONY: install run test bench migrate lint typecheck schema stack loadtest test-faults
 
 install: $(STAMP)
 
@@ -35,6 +35,12 @@ bench: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+
+# mypy --strict on the rules engine and the solver; the Django apps with the Django and DRF stubs at
+# the level pyproject.toml's [tool.mypy] sets (see there).
+typecheck: install
+	$(PY) -m mypy --strict games/engine games/solver
+	$(PY) -m mypy accounts common games stats frontend yukon_site
 
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml

@@ -147,6 +147,7 @@ def daily_attempts_close(*, now: datetime | None = None) -> int:
     )
     closed = 0
     for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
+        assert day is not None  # daily__lt leaves out the games without a day
         closed += open_attempts.filter(daily=day).update(closed_at=day_end(day))
     return closed
 

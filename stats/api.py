@@ -101,8 +101,9 @@ class DailyLeaderboardApi(ApiView):
         responses={200: DailyBoardSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
-        deal = _deal_of(_parse_day(day))
-        board = selectors.daily_board(day=deal.date, user=request.user)
+        parsed = _parse_day(day)
+        _deal_of(parsed)  # a board only for a day with a deal up to today
+        board = selectors.daily_board(day=parsed, user=request.user)
         if board is None:
             raise ApplicationError("not_found", 404)
         body = {
