@@ -56,9 +56,7 @@ from yukon_site.wsgi import application
 
 # Each request commits, as in production: a failed statement in one request (PostgreSQL aborts
 # the transaction) cannot spoil the next, and the games that links lead to are really there.
-# One process runs this whole file, in its order (pytest-xdist: ``--dist loadgroup``): the tally
-# below is kept in memory, and its check comes after the tests that fill it.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("schemathesis")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SCHEMA_PATH = "/api/v1/schema/"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
