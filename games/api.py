@@ -70,7 +70,7 @@ def _idempotency(request: Request) -> services.Idempotency | None:
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApplicationError("bad_idempotency_key", 400)
     return services.Idempotency.of(
-        key=key, method=request.method or "", path=request.path, body=request.data, answer=outcome_state
+        key=key, method=request.method or "", path=request.path, body=request.data, render=outcome_state
     )
 
 

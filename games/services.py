@@ -50,19 +50,19 @@ class MoveOutcome:
 @dataclass(frozen=True, slots=True)
 class Idempotency:
     """The ``Idempotency-Key`` of a request, a fingerprint of what it asked for, and how the API
-    answers an accepted one (that answer is stored with the move, for the retries)."""
+    renders an accepted one (that answer is stored with the move, for the retries)."""
 
     key: str
     fingerprint: str
-    answer: Callable[[MoveOutcome], dict[str, Any]]
+    render: Callable[[MoveOutcome], dict[str, Any]]
 
     @classmethod
     def of(
-        cls, *, key: str, method: str, path: str, body: Any, answer: Callable[[MoveOutcome], dict[str, Any]]
+        cls, *, key: str, method: str, path: str, body: Any, render: Callable[[MoveOutcome], dict[str, Any]]
     ) -> Idempotency:
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
         digest = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
-        return cls(key=key, fingerprint=digest, answer=answer)
+        return cls(key=key, fingerprint=digest, render=render)
 
 
 def game_start(
@@ -210,7 +210,7 @@ def _game_change(
         outcome = MoveOutcome(game=game, at=now, engine=engine)
         record = None
         if idempotency is not None:
-            outcome = MoveOutcome(game=game, at=now, engine=engine, answer=idempotency.answer(outcome))
+            outcome = MoveOutcome(game=game, at=now, engine=engine, answer=idempotency.render(outcome))
             record = _record(game=game, player=player, idempotency=idempotency, status=200, body=outcome.answer)
         try:
             saved = store.game_change_save(game=game, read_version=read_version, fields=fields, log=log, record=record)
