@@ -90,7 +90,7 @@ def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) 
     entries: list[BoardEntry] = []
     me: BoardEntry | None = None
     user_id = user.pk if user is not None and user.is_authenticated else None
-    username = user.get_username() if user is not None and user_id is not None else ""
+    my_name = user.get_username() if user is not None and user_id is not None else ""
     previous_key: tuple[int, int, datetime] | None = None
     for position, (owner_id, username, time_ms, moves, score, finished_at) in enumerate(rows, start=1):
         key = (time_ms, moves, finished_at)
@@ -108,7 +108,7 @@ def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) 
         if mine is not None:
             me = BoardEntry(
                 rank=daily_rank(day=day, time_ms=mine["time_ms"], moves=mine["moves"], finished_at=mine["finished_at"]),
-                username=username,
+                username=my_name,
                 time_ms=mine["time_ms"],
                 moves=mine["moves"],
                 score=mine["score"],
