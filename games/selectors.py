@@ -8,7 +8,7 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 
 from .daily import utc_today
 from .models import COUNTED_REVIEWS, DailyDeal, Game, MoveLog, StatusChoices
@@ -20,7 +20,7 @@ def game_get(*, game_id: UUID, player: Player) -> Game:
     try:
         return Game.objects.filter(player.owns()).get(pk=game_id)
     except Game.DoesNotExist:
-        raise ApplicationError("not_found", 404) from None
+        raise ApplicationError(ErrorCode.NOT_FOUND) from None
 
 
 def game_list(*, player: Player, status: str | None = None) -> QuerySet[Game]:

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
@@ -92,7 +92,7 @@ def game_start(
     day = None
     if daily:
         if player.user is None:
-            raise ApplicationError("daily_needs_account", 403)
+            raise ApplicationError(ErrorCode.DAILY_NEEDS_ACCOUNT)
         deal = daily_deal_today(now=now)
         day, code = deal.date, deal.game_code
     elif code is None:
@@ -194,7 +194,7 @@ def _game_change(
     for _ in range(CHANGE_ATTEMPTS):
         game = store.game_read(game_id=game_id, player=player)
         if game is None:
-            raise ApplicationError("not_found", 404)
+            raise ApplicationError(ErrorCode.NOT_FOUND)
         seen, read_version = game.moves, game.version
         if idempotency is not None:
             record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
@@ -224,7 +224,7 @@ def _game_change(
                 _game_won_effects(game)
             return outcome
     # Other requests kept changing the game each time (not seen outside of a stress test).
-    raise ApplicationError("stale", 409, moves=seen, seq=seen if seq is None else seq)
+    raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
 
 CHANGE_ATTEMPTS = 8
@@ -236,12 +236,12 @@ def _game_apply(
     """Change ``game`` (in memory) by the engine; returns the engine, the new log entry and the
     fields this change set (only those are written)."""
     if seq is not None and seq != game.moves:
-        raise ApplicationError("stale", 409, moves=game.moves, seq=seq)
+        raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
     try:
         result = change(engine)
     except IllegalMove as exc:
-        raise ApplicationError(exc.reason, 422, detail=exc.explain) from None
+        raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     fields = ["state", "score", "moves", "version"]
     if game.ranked and game.closed_at is None and game.daily is not None and now >= day_end(game.daily):
         # The day closed before this move (the midnight task may not have come yet): from now on
@@ -321,8 +321,8 @@ def _game_won_effects(game: Game) -> None:
 
 def _replay(record: IdempotencyRecord, idempotency: Idempotency, *, game: Game) -> MoveOutcome:
     if record.fingerprint != idempotency.fingerprint:
-        raise ApplicationError("idempotency_conflict", 422)
+        raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
     if record.response_status != 200:
         body = record.response_body
-        raise ApplicationError(body["error"], record.response_status, detail=body["detail"])
+        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
     return MoveOutcome(game=game, at=record.created_at, answer=record.response_body, replayed=True)
