@@ -16,10 +16,17 @@ from django.utils import timezone
 
 from common.retries import RETRY
 
-from . import daily, services
+from . import daily, postmortem, services
 from .daily import daily_deals_prepare_task
 
-__all__ = ["RETRY", "daily_attempts_close", "daily_deals_prepare_task", "idempotency_records_prune"]
+__all__ = [
+    "RETRY",
+    "daily_attempts_close",
+    "daily_deals_prepare_task",
+    "game_postmortem",
+    "idempotency_records_prune",
+    "postmortems_pending",
+]
 
 
 @shared_task(name="games.idempotency_records_prune", ignore_result=True)
@@ -32,3 +39,16 @@ def idempotency_records_prune(hours: int = 24) -> None:
 def daily_attempts_close() -> None:
     """Beat, at 00:00 UTC and every few minutes after: close the ranked attempts of days that are over."""
     daily.daily_attempts_close()
+
+
+@shared_task(name="games.game_postmortem", **RETRY)
+def game_postmortem(game_id: str) -> None:
+    """A finished game: the solver's post-mortem, stored (idempotent: once per move count)."""
+    postmortem.postmortem_record(game_id=game_id)
+
+
+@shared_task(name="games.postmortems_pending", **RETRY)
+def postmortems_pending() -> None:
+    """Beat, every minute: a post-mortem task for each finished game that has none yet."""
+    for game_id in postmortem.postmortems_due():
+        game_postmortem.delay(game_id)
