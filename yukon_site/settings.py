@@ -61,6 +61,13 @@ MIDDLEWARE = [
     "common.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and API answers compressed (static files come precompressed from WhiteNoise, above).
+    # BREACH needs a secret that stays the same across many answers beside text the attacker
+    # chooses; no body here carries one: the CSRF token travels in its cookie (a header, never
+    # compressed) and, where a page holds it, Django masks it anew in every answer; session keys
+    # are in cookies only, an API key only in the one answer that creates it. And Django pads
+    # every gzip answer with random bytes (GZipMiddleware's BREACH mitigation), which blurs lengths.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "common.middleware.RefuseNulMiddleware",  # after the locale: its answer is in the request's language
@@ -218,7 +225,14 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"  # collectstatic's target; made here so WhiteNoise finds it
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-WHITENOISE_USE_FINDERS = True  # serve straight from the apps: no collectstatic needed to start
+# Minified, hashed names, gzip and brotli copies, served with immutable caching (frontend/storage.py).
+# With DEBUG off the pages name the hashed files: `manage.py collectstatic` must have run (Dockerfile,
+# deploy/stack.sh). Under DEBUG (`make run`) they name the plain files, served from the apps.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "frontend.storage.StaticStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
 
 # -- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
