@@ -77,6 +77,8 @@ export class Board {
       base.className = "slot column-slot";
       base.id = `slot-t${c + 1}`;
       base.dataset.target = `t${c + 1}`;
+      // A picture of the place (named "column 1, empty"): a bare div may not carry a name.
+      base.setAttribute("role", "img");
       base.setAttribute("aria-label", t("column.empty", { n: c + 1 }));
       base.innerHTML = '<span class="slot-mark">K</span>';
       this.lanes[`t${c + 1}`] = lane;
@@ -90,6 +92,7 @@ export class Board {
       slot.dataset.target = "f";
       slot.dataset.suit = suit;
       slot.innerHTML = `<span class="slot-mark">${SYMBOL[suit]}</span>`;
+      slot.setAttribute("role", "img");
       slot.setAttribute("aria-label", t("foundation.empty", { suit: t(`suit.${suit}`) }));
       this.slots[`f${suit}`] = slot;
       this.root.append(slot);
