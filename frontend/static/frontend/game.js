@@ -75,8 +75,11 @@ export class GameTable {
     this.state = state;
     this.receivedAt = performance.now();
     if (deal) {
-      this.board.layer.classList.remove("dealing");
-      void this.board.layer.offsetWidth;
+      // Restarting a deal's animation needs a style flush; the first deal (most loads) does not.
+      if (this.board.layer.classList.contains("dealing")) {
+        this.board.layer.classList.remove("dealing");
+        void getComputedStyle(this.board.layer).animationName;
+      }
       this.board.layer.classList.add("dealing");
       setTimeout(() => this.board.layer.classList.remove("dealing"), 1400);
     }
