@@ -18,7 +18,10 @@ from .support import daily_deal, log_in, session_key
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
+WCAG_21_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 DEVICES = {
     "desktop": {"viewport": {"width": 1366, "height": 800}},
     "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2},
@@ -58,10 +61,14 @@ def close_dialog(page: Any) -> None:
 
 def one_move_from_winning() -> tuple[EngineGame, str]:
     """A game whose last card goes to its foundation with one tap."""
-    engine = EngineGame.from_layout(
-        [["KC"], [], [], [], [], [], []], {"S": "KS", "H": "KH", "D": "KD", "C": "QC"}, code=GameCode.parse("YU1-C-AAAAAAC")
-    )
+    foundations = {"S": "KS", "H": "KH", "D": "KD", "C": "QC"}
+    engine = EngineGame.from_layout([["KC"], [], [], [], [], [], []], foundations, code=GameCode.parse("YU1-C-AAAAAAC"))
     return engine, "KC"
+
+
+def won() -> EngineGame:
+    foundations = {"S": "KS", "H": "KH", "D": "KD", "C": "KC"}
+    return EngineGame.from_layout([[], [], [], [], [], [], []], foundations, code=GameCode.parse("YU1-C-AAAAAAC"))
 
 
 @pytest.mark.parametrize("locale", ["de-DE", "en-US"])
@@ -114,9 +121,7 @@ def test_no_page_or_dialog_has_a_wcag_violation(new_page: Any, device: str, loca
     # Logged in, with won games to chart and list.
     account = factories.user()
     for _ in range(3):
-        factories.game(owner=account, engine=EngineGame.from_layout(
-            [[], [], [], [], [], [], []], {"S": "KS", "H": "KH", "D": "KD", "C": "KC"}, code=GameCode.parse("YU1-C-AAAAAAC")
-        ))
+        factories.game(owner=account, engine=won())
     log_in(page, account)
     for path in ("/stats", "/games", "/daily", "/"):
         visit(page, path)

@@ -59,7 +59,9 @@ def test_pages_name_static_files_by_a_hash_of_their_content(production_static: C
         assert f"/static/frontend/{name[2:]}" in html
 
 
-@pytest.mark.parametrize(("accept", "encoding", "decode"), [("br, gzip", "br", brotli.decompress), ("gzip", "gzip", gzip.decompress)])
+@pytest.mark.parametrize(
+    ("accept", "encoding", "decode"), [("br, gzip", "br", brotli.decompress), ("gzip", "gzip", gzip.decompress)]
+)
 def test_a_static_file_comes_compressed_and_cached_for_good(
     production_static: Client, accept: str, encoding: str, decode: Any
 ) -> None:
