@@ -71,7 +71,15 @@ export class Board {
       resizeFrame = requestAnimationFrame(() => this.view && this.render(this.view, { animate: false }));
     };
     window.addEventListener("resize", relayout);
-    if (window.ResizeObserver) new ResizeObserver(relayout).observe(root);
+    // Only a new width lays the cards out again: the table's own height is set by render().
+    let observedWidth = null;
+    if (window.ResizeObserver) {
+      new ResizeObserver(([entry]) => {
+        if (entry.contentRect.width === observedWidth) return;
+        observedWidth = entry.contentRect.width;
+        relayout();
+      }).observe(root);
+    }
     // The table's height before the first state arrives: that of a new deal, so that nothing below
     // it moves when the cards come (layout shift).
     this.metrics = this.measure(DEAL);
