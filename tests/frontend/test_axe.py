@@ -20,6 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WCAG_21_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    # WCAG 2.5.3 (a visible label is part of the name): an "experimental" rule, off unless named.
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
     "resultTypes": ["violations"],
 }
 DEVICES = {
