@@ -61,13 +61,7 @@ MIDDLEWARE = [
     "common.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages and API answers compressed (static files come precompressed from WhiteNoise, above).
-    # BREACH needs a secret that stays the same across many answers beside text the attacker
-    # chooses; no body here carries one: the CSRF token travels in its cookie (a header, never
-    # compressed) and, where a page holds it, Django masks it anew in every answer; session keys
-    # are in cookies only, an API key only in the one answer that creates it. And Django pads
-    # every gzip answer with random bytes (GZipMiddleware's BREACH mitigation), which blurs lengths.
-    "django.middleware.gzip.GZipMiddleware",
+    "frontend.middleware.PageGZipMiddleware",  # pages gzipped (why that is safe from BREACH: there)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "common.middleware.RefuseNulMiddleware",  # after the locale: its answer is in the request's language

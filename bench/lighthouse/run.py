@@ -145,7 +145,11 @@ def lighthouse(url: str, preset: str, cookie: str | None, chrome: str) -> dict[s
             command.append("--preset=desktop")
         if cookie:
             command.append("--extra-headers=" + json.dumps({"Cookie": cookie}))
-        subprocess.run(command, env={**os.environ, "CHROME_PATH": chrome}, check=True)
+        for _ in range(3):  # Lighthouse now and then fails to record a trace (NO_NAVSTART)
+            done = subprocess.run(command, env={**os.environ, "CHROME_PATH": chrome})
+            if done.returncode == 0:
+                break
+        done.check_returncode()
         report = json.loads(out.read_text())
     audits = report["audits"]
     return {

@@ -81,3 +81,10 @@ def test_pages_come_compressed(production_static: Client) -> None:
 
     assert response["Content-Encoding"] == "gzip"
     assert b"<!doctype html>" in gzip.decompress(response.content)
+
+
+def test_api_answers_are_not_compressed(production_static: Client) -> None:
+    response = production_static.get("/api/v1/auth/me", HTTP_ACCEPT_ENCODING="gzip")
+
+    assert response.status_code == 200 and not response.has_header("Content-Encoding")
+    assert response.json()["authenticated"] is False
