@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint schema stack loadtest test-faults lighthouse
+.PHONY: install run test bench migrate lint schema stack loadtest test-faults messages lighthouse
 
 install: $(STAMP)
 
@@ -35,6 +35,15 @@ bench: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+
+# The texts' gettext catalogues (locale/): gather the texts of the code, the templates and the
+# scripts into the .po files, then compile the .mo files, which are committed, so that running the
+# service needs no gettext tools (these targets do: apt-get install -y gettext).
+MESSAGES_IGNORE := --ignore=var --ignore=tests --ignore=bench --ignore=deploy --ignore=artifacts
+messages: install
+	$(PY) manage.py makemessages -l de --no-obsolete $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages -d djangojs -l de --no-obsolete $(MESSAGES_IGNORE) --ignore=frontend/static/frontend/vendor
+	$(PY) manage.py compilemessages --ignore=.venv
 
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from common.serializers import ErrorSerializer
 from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
@@ -105,7 +105,7 @@ class LoginApi(ApiView):
         serializer.is_valid(raise_exception=True)
         user = authenticate(request._request, **serializer.validated_data)
         if user is None:
-            raise ApplicationError("bad_credentials", 400)
+            raise ApplicationError(ErrorCode.BAD_CREDENTIALS)
         return _sign_in(request, user, token_name="login")
 
 
@@ -166,7 +166,7 @@ class TokenApi(ApiView):
     )
     def delete(self, request: Request, token_id: int) -> Response:
         if not services.token_revoke(user=request.user, token_id=token_id):
-            raise ApplicationError("not_found", 404)
+            raise ApplicationError(ErrorCode.NOT_FOUND)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

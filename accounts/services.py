@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.services import games_claim_guest
 
 from .models import SETTING_DEFAULTS, ApiToken, Profile, token_hash
@@ -34,7 +34,7 @@ def username_clean(username: str) -> str:
     stores names; full-width letters become plain ones), then held to :data:`USERNAME`."""
     name = unicodedata.normalize("NFKC", username)
     if not USERNAME.fullmatch(name):
-        raise ApplicationError("bad_username", 400)
+        raise ApplicationError(ErrorCode.BAD_USERNAME)
     return name
 
 
@@ -46,18 +46,18 @@ def user_register(*, username: str, password: str, settings: Mapping[str, bool] 
     User = get_user_model()
     username = username_clean(username)
     if User.objects.filter(username__iexact=username).exists():
-        raise ApplicationError("username_taken", 400)
+        raise ApplicationError(ErrorCode.USERNAME_TAKEN)
     try:
         validate_password(password, user=User(username=username))
     except ValidationError as exc:
         reasons = " ".join(exc.messages)
-        raise ApplicationError("weak_password", 400, reason=reasons) from None
+        raise ApplicationError(ErrorCode.WEAK_PASSWORD, reason=reasons) from None
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
             Profile.objects.create(user=user, **_clean_settings(settings or {}))
     except IntegrityError:  # registered at the same moment by someone else
-        raise ApplicationError("username_taken", 400) from None
+        raise ApplicationError(ErrorCode.USERNAME_TAKEN) from None
     return user
 
 

@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 
-from .messages import message
+from .errors import ErrorCode
 from .throttles import login_form_wait
 
 _WAIT = "_yukon_login_wait"  # on the request: the seconds to wait, when the attempt is over a limit
@@ -46,7 +46,7 @@ def _throttled_login_form() -> type:
         def clean(self) -> dict[str, Any]:
             wait = getattr(self.request, _WAIT, None)
             if wait is not None:  # before authenticate(): over the limit, no password is tried
-                raise ValidationError(message("throttled", wait=_seconds(wait)), code="throttled")
+                raise ValidationError(ErrorCode.THROTTLED.message(wait=_seconds(wait)), code="throttled")
             return super().clean()
 
     return ThrottledAdminAuthenticationForm

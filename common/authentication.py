@@ -30,7 +30,7 @@ from rest_framework.request import Request
 
 from accounts.models import ApiToken, token_hash
 
-from .messages import message
+from .errors import CSRF_FAILED
 
 _KEY = re.compile(r"[0-9a-f]{40}")
 
@@ -162,7 +162,7 @@ class GuestSessionAuthentication(SessionAuthentication):
         try:
             super().enforce_csrf(request)
         except exceptions.PermissionDenied:
-            raise exceptions.PermissionDenied(message("csrf_failed")) from None
+            raise exceptions.PermissionDenied(str(CSRF_FAILED)) from None
 
 
 class GuestSessionScheme(SessionScheme):

@@ -1,64 +1,269 @@
-"""One error type for the whole API and one DRF exception handler (extending DRF's own).
+"""One table of error codes, one error type for the whole API, and one DRF exception handler.
 
-Every error answer is ``{"error": <code>, "detail": <text in the request's language>}``, its code
-one of :data:`common.messages.MESSAGES` (DRF's own codes too: ``throttled``, ``method_not_allowed``...).
+Every error answer is ``{"error": <code>, "detail": <text in the request's language>}``. Its code
+is a member of :class:`ErrorCode`, which gives its HTTP status and its English text; the German
+text is in ``locale/de/LC_MESSAGES/django.po`` (``make messages``), and LocaleMiddleware picks the
+language (``Accept-Language``). :class:`ApplicationError` takes only members, so no answer can
+carry a code without a status and a text (``tests/site/test_texts.py`` holds it).
+The rules' refusals (422) are members too, one per reason code of ``games.engine.REASONS``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 from rest_framework import exceptions
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
-from .messages import MESSAGES, current_language, message
 
-Detail = str | Callable[[str], str]
+class ErrorCode(StrEnum):
+    """An error answer's code (its value), HTTP status and text (``{name}``: a parameter)."""
+
+    status: int
+    text: Promise
+
+    def __new__(cls, code: str, status: int, text: Promise) -> ErrorCode:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.status = status
+        member.text = text
+        return member
+
+    @classmethod
+    def of(cls, code: str) -> ErrorCode:
+        """The member whose value is ``code``; ``ValueError`` if there is none."""
+        return cls(code)  # type: ignore[call-arg]  # (a look-up by value, not a new member)
+
+    def message(self, **params: object) -> str:
+        """The text in the active language, with ``params`` filled in."""
+        return str(self.text).format(**params) if params else str(self.text)
+
+    # -- the request ---------------------------------------------------------------------------
+    BAD_REQUEST = "bad_request", 400, pgettext_lazy("bad_request", "The request is malformed.")
+    BAD_CHARACTER = (
+        "bad_character",
+        400,
+        pgettext_lazy("bad_character", "The request contains a NUL character (U+0000), which no text may contain."),
+    )
+    BAD_MOVE = (
+        "bad_move",
+        400,
+        pgettext_lazy(
+            "bad_move",
+            'That is not a valid move: {reason}. Example: {{"from": "t3", "card": "7H", "to": "t5"}}; '
+            "columns t1..t7, foundations fS fH fD fC (as a target: f), target auto for the double tap.",
+        ),
+    )
+    BAD_CODE = "bad_code", 400, pgettext_lazy("bad_code", "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.")
+    BAD_DATE = "bad_date", 400, pgettext_lazy("bad_date", "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.")
+    BAD_IDEMPOTENCY_KEY = (
+        "bad_idempotency_key",
+        400,
+        pgettext_lazy("bad_idempotency_key", "The Idempotency-Key must be 1 to 255 visible ASCII characters."),
+    )
+    NOT_FOUND = "not_found", 404, pgettext_lazy("not_found", "Not found.")
+    METHOD_NOT_ALLOWED = (
+        "method_not_allowed",
+        405,
+        pgettext_lazy(
+            "method_not_allowed", "The method {method} is not allowed here (the Allow header lists those that are)."
+        ),
+    )
+    NOT_ACCEPTABLE = (
+        "not_acceptable",
+        406,
+        pgettext_lazy(
+            "not_acceptable", "The answer is only available as JSON: the Accept header rules out application/json."
+        ),
+    )
+    STALE = (
+        "stale",
+        409,
+        pgettext_lazy("stale", "The game has changed meanwhile (move {moves}, not {seq}): please reload it."),
+    )
+    PAYLOAD_TOO_LARGE = "payload_too_large", 413, pgettext_lazy("payload_too_large", "The request is too large.")
+    UNSUPPORTED_MEDIA_TYPE = (
+        "unsupported_media_type",
+        415,
+        pgettext_lazy(
+            "unsupported_media_type", "The body must be JSON (Content-Type: application/json), not {media_type}."
+        ),
+    )
+    IDEMPOTENCY_CONFLICT = (
+        "idempotency_conflict",
+        422,
+        pgettext_lazy("idempotency_conflict", "This Idempotency-Key was already used for a different request."),
+    )
+    THROTTLED = "throttled", 429, pgettext_lazy("throttled", "Too many requests: please try again in {wait} s.")
+
+    # -- accounts ------------------------------------------------------------------------------
+    BAD_CREDENTIALS = "bad_credentials", 400, pgettext_lazy("bad_credentials", "The username or password is wrong.")
+    USERNAME_TAKEN = "username_taken", 400, pgettext_lazy("username_taken", "This username is already taken.")
+    BAD_USERNAME = (
+        "bad_username",
+        400,
+        pgettext_lazy(
+            "bad_username",
+            "Invalid username: use 1 to 150 characters from the letters A–Z and a–z, the digits 0–9 and _ - .",
+        ),
+    )
+    WEAK_PASSWORD = "weak_password", 400, pgettext_lazy("weak_password", "The password is too weak: {reason}")
+    NOT_AUTHENTICATED = "not_authenticated", 401, pgettext_lazy("not_authenticated", "Please log in.")
+    AUTHENTICATION_FAILED = (
+        "authentication_failed",
+        401,
+        pgettext_lazy(
+            "authentication_failed",
+            "The authentication is invalid: the token is wrong or revoked, or the account is disabled.",
+        ),
+    )
+    PERMISSION_DENIED = "permission_denied", 403, pgettext_lazy("permission_denied", "You are not allowed to do this.")
+
+    # -- the daily deal, help ------------------------------------------------------------------
+    DAILY_NEEDS_ACCOUNT = (
+        "daily_needs_account",
+        403,
+        pgettext_lazy(
+            "daily_needs_account",
+            "Today's deal is for accounts: log in or sign up. As a guest you can play any earlier daily deal.",
+        ),
+    )
+    DAILY_NOT_READY = (
+        "daily_not_ready",
+        503,
+        pgettext_lazy("daily_not_ready", "Today's deal is being prepared. Please try again in a few seconds."),
+    )
+    NO_HELP_FOR_DAILY = (
+        "no_help_for_daily",
+        422,
+        pgettext_lazy("no_help_for_daily", "There is no help for the daily deal while its day lasts: it is ranked."),
+    )
+
+    # -- the rules' refusals (games.engine.REASONS): the "interactive rules" explanation -------
+    ILLEGAL_MOVE = (
+        "illegal_move",
+        422,
+        pgettext_lazy("illegal_move", "Only the last card of a column can go to a foundation, one card at a time."),
+    )
+    CARD_NOT_AVAILABLE = (
+        "card_not_available",
+        422,
+        pgettext_lazy("card_not_available", "That card is not face up in that column."),
+    )
+    DOES_NOT_FIT = (
+        "does_not_fit",
+        422,
+        pgettext_lazy(
+            "does_not_fit", "A card fits only on a face-up card of the other colour that is exactly one rank higher."
+        ),
+    )
+    ONLY_KING_ON_EMPTY = (
+        "only_king_on_empty",
+        422,
+        pgettext_lazy("only_king_on_empty", "Only a King, alone or with the cards on it, may go into an empty column."),
+    )
+    GROUP_TOO_LARGE = "group_too_large", 422, pgettext_lazy("group_too_large", "At most 20 cards can be moved at once.")
+    NOT_NEXT_ON_FOUNDATION = (
+        "not_next_on_foundation",
+        422,
+        pgettext_lazy(
+            "not_next_on_foundation", "A foundation takes only the next card of its suit, from Ace up to King."
+        ),
+    )
+    EMPTY_SOURCE = "empty_source", 422, pgettext_lazy("empty_source", "There is no card to move here.")
+    SAME_COLUMN = "same_column", 422, pgettext_lazy("same_column", "The cards are already in that column.")
+    NOTHING_TO_UNDO = (
+        "nothing_to_undo",
+        422,
+        pgettext_lazy("nothing_to_undo", "There is no move left to undo (at most the last 100)."),
+    )
+    GAME_OVER = "game_over", 422, pgettext_lazy("game_over", "This game is already won.")
+
+    # -- the server ----------------------------------------------------------------------------
+    SERVER_ERROR = "server_error", 500, pgettext_lazy("server_error", "An internal error occurred. Please try again.")
+    SERVICE_UNAVAILABLE = (
+        "service_unavailable",
+        503,
+        pgettext_lazy("service_unavailable", "The service is briefly unavailable. Please try again in a few seconds."),
+    )
+
+
+#: The text of a 400 ``bad_request`` for an unknown ``status`` filter of the game list.
+BAD_STATUS = pgettext_lazy("bad_status", "Unknown status {text}: allowed are {allowed}.")
+
+#: The text of a 403 ``permission_denied`` for a session request without its CSRF token.
+CSRF_FAILED = pgettext_lazy(
+    "csrf_failed", "CSRF check failed: send the value of the csrftoken cookie as the X-CSRFToken header."
+)
+
+#: ``does_not_fit`` under the relaxed rule, where colour does not matter.
+DOES_NOT_FIT_RELAXED = pgettext_lazy(
+    "does_not_fit relaxed", "A card fits only on a face-up card that is exactly one rank higher."
+)
+
+
+def explain(reason: str, lang: str | None = None, *, relaxed: bool = False) -> str:
+    """The rule a refusal's ``reason`` names, in ``lang`` (default: the active language).
+
+    >>> explain("group_too_large", "en")
+    'At most 20 cards can be moved at once.'
+    """
+    text = DOES_NOT_FIT_RELAXED if relaxed and reason == ErrorCode.DOES_NOT_FIT else ErrorCode.of(reason).text
+    if lang is None:
+        return str(text)
+    with translation.override(lang):
+        return str(text)
 
 
 class ApplicationError(Exception):
-    """An answer the API gives on purpose: a machine-readable ``code``, an HTTP ``status``, a text.
+    """An answer the API gives on purpose: an :class:`ErrorCode` (its status and text).
 
-    ``detail`` may be a string, a function of the language (``"de"``/``"en"``), or omitted: then
-    the text of ``code`` in :mod:`common.messages` is used, filled with ``params``. The text is
-    made when the answer is rendered, in the language of the request.
+    The text is made when the answer is rendered, in the language of the request: the code's own,
+    filled with ``params``, unless ``detail`` (a text, lazy or not) replaces it.
     """
 
     def __init__(
         self,
-        code: str,
-        status: int = 400,
-        detail: Detail | None = None,
+        code: ErrorCode,
+        detail: str | Promise | None = None,
         *,
         headers: Mapping[str, str] | None = None,
         **params: object,
     ) -> None:
+        if not isinstance(code, ErrorCode):
+            raise TypeError(f"an error code must be an ErrorCode member, not {code!r}")
         self.code = code
-        self.status = status
+        self.status = code.status
         self._detail = detail
         self.headers = dict(headers or {})
         self.params = params
-        super().__init__(code)
+        super().__init__(code.value)
+
+    @classmethod
+    def refusal(cls, reason: str, *, relaxed: bool = False) -> ApplicationError:
+        """422: the rules refuse a move or undo (``games.engine.IllegalMove``'s reason)."""
+        code = ErrorCode.of(reason)
+        return cls(code, DOES_NOT_FIT_RELAXED if relaxed and code is ErrorCode.DOES_NOT_FIT else None)
 
     @property
     def detail(self) -> str:
-        if isinstance(self._detail, str):
-            return self._detail
-        lang = current_language()
         if self._detail is not None:
-            return self._detail(lang)
-        return message(self.code, lang, **self.params)
+            return str(self._detail)
+        return self.code.message(**self.params)
 
     def payload(self) -> dict[str, str]:
-        return {"error": self.code, "detail": self.detail}
+        return error_body(self.code, self.detail)
 
     def __str__(self) -> str:
-        return f"{self.status} {self.code}"
+        return f"{self.status} {self.code.value}"
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:
@@ -75,12 +280,17 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix[:-1]}: {text}" if prefix else text]
 
 
-def error_body(code: str, detail: str) -> dict[str, str]:
-    return {"error": code, "detail": detail}
+def error_body(code: ErrorCode, detail: str | None = None) -> dict[str, str]:
+    """An error answer's body; ``detail`` defaults to the code's text in the active language."""
+    return {"error": code.value, "detail": code.message() if detail is None else detail}
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render ``ApplicationError`` and every DRF/Django client error as ``{"error", "detail"}``."""
+    # (not at import time: rest_framework.views reads the API settings, which name
+    # common.authentication, which imports this module)
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, ApplicationError):
         return Response(exc.payload(), status=exc.status, headers=exc.headers or None)
     if isinstance(exc, Http404):
@@ -90,16 +300,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # not a client error: ApiErrorMiddleware answers a JSON 500
-    code = exc.default_code
     if isinstance(exc, exceptions.ValidationError | exceptions.ParseError):
-        code = "bad_request"  # malformed input of any kind
-        detail = message("bad_request") + " " + "; ".join(_flatten(exc.detail))
-    elif isinstance(exc, exceptions.PermissionDenied) and str(exc.detail) != str(exc.default_detail):
-        detail = str(exc.detail)  # a refusal that says why (``csrf_failed``'s text)
-    elif code in MESSAGES:
-        detail = message(code, **_params(exc, context))
-    else:  # a code of DRF's that this API never answers (tests/site/test_every_route.py looks)
-        detail = "; ".join(_flatten(exc.detail))
+        code = ErrorCode.BAD_REQUEST  # malformed input of any kind
+        detail = code.message() + " " + "; ".join(_flatten(exc.detail))
+    else:
+        # DRF's own codes (throttled, method_not_allowed...) are members; a code of DRF's that
+        # this API never answers is a server error (tests/site/test_every_route.py looks).
+        code = ErrorCode.of(str(exc.default_code))
+        if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail) != str(exc.default_detail):
+            detail = str(exc.detail)  # a refusal that says why (``csrf_failed``'s text)
+        else:
+            detail = code.message(**_params(exc, context))
     response.data = error_body(code, detail.strip())
     return response
 

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views import defaults
 
 from .dependencies import is_dependency_error
+from .errors import ErrorCode
 from .views import api_error, is_api, service_unavailable
 
 logger = logging.getLogger("yukon.api")
@@ -36,7 +37,7 @@ class RefuseNulMiddleware:
         query = request.META.get("QUERY_STRING", "")
         if has_nul(request.path) or "%00" in query or has_nul(query):
             if is_api(request):
-                return api_error("bad_character", 400)
+                return api_error(ErrorCode.BAD_CHARACTER)
             return defaults.bad_request(request, BadRequest("NUL character"))
         return self.get_response(request)
 
@@ -55,11 +56,11 @@ class ApiErrorMiddleware:
         if not is_api(request):
             return None
         if isinstance(exception, Http404):
-            return api_error("not_found", 404)
+            return api_error(ErrorCode.NOT_FOUND)
         if isinstance(exception, PermissionDenied):
-            return api_error("permission_denied", 403)
+            return api_error(ErrorCode.PERMISSION_DENIED)
         if isinstance(exception, BadRequest | SuspiciousOperation):
-            return api_error("bad_request", 400)
+            return api_error(ErrorCode.BAD_REQUEST)
         # The traceback only: no request body or game state goes into the log.
         logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
-        return api_error("server_error", 500)
+        return api_error(ErrorCode.SERVER_ERROR)

@@ -22,7 +22,7 @@ class PayloadTooLarge(APIException):
 class NulCharacter(APIException):
     status_code = 400
     default_detail = "NUL character in the request."
-    default_code = "bad_character"  # (its text: common.messages)
+    default_code = "bad_character"  # (its text: common.errors.ErrorCode)
 
 
 def _refuse_constant(name: str) -> None:

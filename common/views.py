@@ -14,8 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from .dependencies import is_dependency_error
-from .errors import error_body
-from .messages import message
+from .errors import ErrorCode, error_body
 
 API_PREFIX = "/api/"
 
@@ -24,38 +23,38 @@ def is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
-def api_error(code: str, status: int) -> JsonResponse:
-    return JsonResponse(error_body(code, message(code)), status=status)
+def api_error(code: ErrorCode) -> JsonResponse:
+    return JsonResponse(error_body(code), status=code.status)
 
 
 @csrf_exempt  # it changes nothing; a POST without the CSRF token would otherwise get Django's HTML 403
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     """Any path under the API that names nothing: a JSON 404 for every method."""
-    return api_error("not_found", 404)
+    return api_error(ErrorCode.NOT_FOUND)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return api_error("not_found", 404)
+        return api_error(ErrorCode.NOT_FOUND)
     return defaults.page_not_found(request, exception)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return api_error("bad_request", 400)
+        return api_error(ErrorCode.BAD_REQUEST)
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return JsonResponse(error_body("permission_denied", str(exception) or "Forbidden."), status=403)
+        return api_error(ErrorCode.PERMISSION_DENIED)
     return defaults.permission_denied(request, exception)
 
 
 def service_unavailable(request: HttpRequest) -> HttpResponse:
     """503 while the database or Redis is unreachable: the client may retry after a moment."""
     if is_api(request):
-        response: HttpResponse = api_error("service_unavailable", 503)
+        response: HttpResponse = api_error(ErrorCode.SERVICE_UNAVAILABLE)
     else:
         response = HttpResponse(
             "<!doctype html><title>Yukon Solitaire</title><h1>Gleich wieder da / Back in a moment</h1>",
@@ -70,7 +69,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if is_dependency_error(sys.exc_info()[1]):
         return service_unavailable(request)
     if is_api(request):
-        return api_error("server_error", 500)
+        return api_error(ErrorCode.SERVER_ERROR)
     return defaults.server_error(request)
 
 

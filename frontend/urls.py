@@ -10,4 +10,5 @@ urlpatterns = [
     path("games", views.my_games, name="games"),
     path("login", views.login, name="login"),
     path("signup", views.signup, name="signup"),
+    path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

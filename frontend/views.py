@@ -1,22 +1,107 @@
-"""The pages. Each only renders its template: every piece of game data reaches the page
-through the JSON API (``/api/v1/``), asked for by the page's ES module."""
+"""The pages. Each renders its template, its text in the request's language (LocaleMiddleware:
+``Accept-Language``); every piece of game data reaches the page through the JSON API
+(``/api/v1/``), asked for by the page's ES module, which takes the texts it writes itself from
+:func:`js_catalog` (Django's ``JavaScriptCatalog`` of ``locale/*/LC_MESSAGES/djangojs.po``)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import functools
+import hashlib
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
+from django.views.i18n import JavaScriptCatalog
 
-#: The settings dialog: (API field, i18n key), SPEC section 3 order, then the display choice.
+#: The settings dialog: (API field, label, help), SPEC section 3 order, then the display choice.
 SETTINGS_FIELDS = [
-    ("double_click", "doubleTap"),
-    ("drop_hints", "dropHints"),
-    ("interactive_rules", "interactiveRules"),
-    ("auto_drop", "autoDrop"),
-    ("four_color", "fourColor"),
+    (
+        "double_click",
+        pgettext_lazy("settings.doubleTap", "Double-tap"),
+        pgettext_lazy(
+            "settings.doubleTap.help", "Tapping twice finds a place on the table for the card and the cards on it."
+        ),
+    ),
+    (
+        "drop_hints",
+        pgettext_lazy("settings.dropHints", "Drop hints"),
+        pgettext_lazy("settings.dropHints.help", "Highlights the legal targets while you drag."),
+    ),
+    (
+        "interactive_rules",
+        pgettext_lazy("settings.interactiveRules", "Interactive rules"),
+        pgettext_lazy("settings.interactiveRules.help", "Explains the rule when a move is refused."),
+    ),
+    (
+        "auto_drop",
+        pgettext_lazy("settings.autoDrop", "Automatic drop"),
+        pgettext_lazy("settings.autoDrop.help", "Chooses the target column by itself when you let go."),
+    ),
+    (
+        "four_color",
+        pgettext_lazy("settings.fourColor", "Four-colour deck"),
+        pgettext_lazy("settings.fourColor.help", "Diamonds blue, clubs green: easier to tell apart."),
+    ),
 ]
 
+#: Each page's title and meta description.
+PAGES = {
+    "play": (
+        pgettext_lazy("title.play", "Yukon Solitaire"),
+        pgettext_lazy(
+            "description.play",
+            "Play Yukon Solitaire in your browser for free, without an account: undo, hints, keyboard play "
+            "and a daily deal with a leaderboard.",
+        ),
+    ),
+    "daily": (
+        pgettext_lazy("title.daily", "Daily deal – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.daily",
+            "Today's Yukon Solitaire deal: the same winnable deal for everyone, ranked on the leaderboard "
+            "until 00:00 UTC.",
+        ),
+    ),
+    "leaderboards": (
+        pgettext_lazy("title.leaderboards", "Leaderboards – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.leaderboards",
+            "The daily Yukon Solitaire leaderboards: who won each day's deal fastest, with time and moves.",
+        ),
+    ),
+    "stats": (
+        pgettext_lazy("title.stats", "Statistics – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.stats",
+            "Your Yukon Solitaire statistics: games played and won, win rate, streaks, best times and history.",
+        ),
+    ),
+    "games": (
+        pgettext_lazy("title.games", "My games – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.games",
+            "Your Yukon Solitaire games: resume an unfinished game or replay a finished deal by its game code.",
+        ),
+    ),
+    "login": (
+        pgettext_lazy("title.login", "Log in – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.login", "Log in to Yukon Solitaire to keep your statistics and play the ranked daily deal."
+        ),
+    ),
+    "signup": (
+        pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.signup",
+            "Create a free Yukon Solitaire account: your guest games are kept, and you get on the leaderboards.",
+        ),
+    ),
+}
 
 #: Each page's ES modules, named up front (<link rel="modulepreload">) so that the browser fetches
 #: them side by side instead of discovering one level of imports after another.
@@ -30,18 +115,47 @@ MODULES = {
 }
 
 
+@functools.cache
+def catalog_version() -> str:
+    """A digest of the compiled script catalogues: the catalogue's address changes with its texts."""
+    digest = hashlib.sha256()
+    for locale_dir in settings.LOCALE_PATHS:
+        for mo in sorted(locale_dir.glob("*/LC_MESSAGES/djangojs.mo")):
+            digest.update(mo.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _page(request: HttpRequest, template: str, page: str, script: str, **context: object) -> HttpResponse:
+    title, description = PAGES[page]
     return render(
         request,
         f"frontend/{template}",
         {
             "page": page,
+            "title": title,
+            "description": description,
             "script": f"frontend/{script}",
             "modules": [f"frontend/{name}.js" for name in MODULES[script]],
             "settings_fields": SETTINGS_FIELDS,
+            "catalog_version": catalog_version(),
             **context,
         },
     )
+
+
+@require_safe
+def js_catalog(request: HttpRequest, lang: str) -> HttpResponseBase:
+    """The scripts' texts in ``lang`` (``django.pgettext`` & co.), cached for good under the
+    address the pages name (``?v=`` the catalogue's digest)."""
+    if lang not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(lang):
+        response = JavaScriptCatalog.as_view(domain="djangojs", packages=["frontend"])(request)
+    if request.GET.get("v") == catalog_version():
+        patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)
+    else:
+        patch_cache_control(response, no_cache=True)
+    return response
 
 
 @require_safe

@@ -15,8 +15,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
-from common.errors import ApplicationError
-from common.messages import message
+from common.errors import BAD_STATUS, ApplicationError, ErrorCode
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import ErrorSerializer
 from common.throttles import throttles
@@ -70,7 +69,7 @@ def _idempotency(request: Request) -> services.Idempotency | None:
     if key is None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(key):
-        raise ApplicationError("bad_idempotency_key", 400)
+        raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
     return services.Idempotency.of(key=key, method=request.method or "", path=request.path, body=request.data)
 
 
@@ -81,7 +80,7 @@ def play_input(data: Any) -> tuple[Move, int | None]:
         return Move.from_json(move_json), seq
     except BadMove as exc:
         reason = str(exc)
-        raise ApplicationError("bad_move", 400, detail=lambda lang: message("bad_move", lang, reason=reason)) from None
+        raise ApplicationError(ErrorCode.BAD_MOVE, reason=reason) from None
 
 
 def _state_response(outcome: services.MoveOutcome) -> Response:
@@ -119,9 +118,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         if status_filter is not None and status_filter not in StatusChoices.values:
             allowed = ", ".join(StatusChoices.values)
             raise ApplicationError(
-                "bad_request",
-                400,
-                detail=lambda lang: message("bad_status", lang, text=repr(status_filter), allowed=allowed),
+                ErrorCode.BAD_REQUEST, str(BAD_STATUS).format(text=repr(status_filter), allowed=allowed)
             )
         games = selectors.game_list(player=player_of(request), status=status_filter)
         page = self.paginate_queryset(games)
@@ -142,7 +139,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             try:
                 code = GameCode.parse(data["code"])
             except BadCode:
-                raise ApplicationError("bad_code", 400, text=repr(data["code"])) from None
+                raise ApplicationError(ErrorCode.BAD_CODE, text=repr(data["code"])) from None
         game = services.game_start(
             player=player_of(request, start_session=True),
             rule=Rule(data["rule"]) if "rule" in data else None,

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.solver import hint, still_winnable
 
@@ -25,7 +25,7 @@ from .selectors import game_get
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
     game = game_get(game_id=game_id, player=player)
     if game.daily is not None and game.daily >= utc_today(timezone.now()):
-        raise ApplicationError("no_help_for_daily", 422)
+        raise ApplicationError(ErrorCode.NO_HELP_FOR_DAILY)
     return game
 
 

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.solver import Verdict, solve
@@ -124,7 +124,7 @@ def daily_deal_today(*, now: datetime | None = None) -> DailyDeal:
     deal = daily_deal_assign(day=utc_today(now))
     if deal is None:
         _prepare_soon()
-        raise ApplicationError("daily_not_ready", 503, headers={"Retry-After": str(NOT_READY_RETRY_AFTER)})
+        raise ApplicationError(ErrorCode.DAILY_NOT_READY, headers={"Retry-After": str(NOT_READY_RETRY_AFTER)})
     return deal
 
 

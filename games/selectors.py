@@ -6,7 +6,7 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 
 from .models import COUNTED_REVIEWS, Game, MoveLog, StatusChoices
 from .players import Player
@@ -17,7 +17,7 @@ def game_get(*, game_id: UUID, player: Player) -> Game:
     try:
         return Game.objects.filter(player.owns()).get(pk=game_id)
     except Game.DoesNotExist:
-        raise ApplicationError("not_found", 404) from None
+        raise ApplicationError(ErrorCode.NOT_FOUND) from None
 
 
 def game_list(*, player: Player, status: str | None = None) -> QuerySet[Game]:

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 from stats import tasks as stats_tasks
@@ -83,7 +83,7 @@ def game_start(
     day = None
     if daily:
         if player.user is None:
-            raise ApplicationError("daily_needs_account", 403)
+            raise ApplicationError(ErrorCode.DAILY_NEEDS_ACCOUNT)
         deal = daily_deal_today(now=now)
         day, code = deal.date, deal.game_code
     elif code is None:
@@ -185,7 +185,7 @@ def _game_change(
     for _ in range(CHANGE_ATTEMPTS):
         game = store.game_read(game_id=game_id, player=player)
         if game is None:
-            raise ApplicationError("not_found", 404)
+            raise ApplicationError(ErrorCode.NOT_FOUND)
         seen, read_version = game.moves, game.version
         if idempotency is not None:
             record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
@@ -216,7 +216,7 @@ def _game_change(
                 _game_won_effects(game)
             return MoveOutcome(state=state)
     # Other requests kept changing the game each time (not seen outside of a stress test).
-    raise ApplicationError("stale", 409, moves=seen, seq=seen if seq is None else seq)
+    raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
 
 CHANGE_ATTEMPTS = 8
@@ -227,12 +227,12 @@ def _game_apply(
 ) -> tuple[EngineGame, MoveLog]:
     """Change ``game`` (in memory) by the engine; returns the engine and the new log entry."""
     if seq is not None and seq != game.moves:
-        raise ApplicationError("stale", 409, moves=game.moves, seq=seq)
+        raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
     try:
         result = change(engine)
     except IllegalMove as exc:
-        raise ApplicationError(exc.reason, 422, detail=exc.explain) from None
+        raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     if game.ranked and game.closed_at is None and game.daily is not None and now >= day_end(game.daily):
         # The day closed before this move (the midnight task may not have come yet): from now on
         # the game is practice, whatever this move does.
@@ -321,8 +321,8 @@ def _game_won_effects(game: Game) -> None:
 
 def _replay(record: IdempotencyRecord, idempotency: Idempotency) -> MoveOutcome:
     if record.fingerprint != idempotency.fingerprint:
-        raise ApplicationError("idempotency_conflict", 422)
+        raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
     if record.response_status != 200:
         body = record.response_body
-        raise ApplicationError(body["error"], record.response_status, detail=body["detail"])
+        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
     return MoveOutcome(state=record.response_body, replayed=True)

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from common.serializers import ErrorSerializer
 from games.daily import daily_deal_today, utc_today
 from games.models import DailyDeal, day_end
@@ -43,7 +43,7 @@ def _parse_day(text: str) -> date:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    raise ApplicationError("bad_date", 400, text=repr(text[:40]))
+    raise ApplicationError(ErrorCode.BAD_DATE, text=repr(text[:40]))
 
 
 def _deal_of(day: date) -> DailyDeal:
@@ -51,10 +51,10 @@ def _deal_of(day: date) -> DailyDeal:
     ``not_found`` otherwise."""
     today = utc_today()
     if day > today:
-        raise ApplicationError("not_found", 404)
+        raise ApplicationError(ErrorCode.NOT_FOUND)
     deal = daily_deal_today() if day == today else selectors.daily_deal_get(day=day)
     if deal is None:
-        raise ApplicationError("not_found", 404)
+        raise ApplicationError(ErrorCode.NOT_FOUND)
     return deal
 
 
@@ -108,7 +108,7 @@ class DailyLeaderboardApi(ApiView):
         deal = _deal_of(_parse_day(day))
         board = selectors.daily_board(day=deal.date, user=request.user)
         if board is None:
-            raise ApplicationError("not_found", 404)
+            raise ApplicationError(ErrorCode.NOT_FOUND)
         body = {
             "date": board.day,
             "players": board.players,

@@ -18,7 +18,7 @@ from django.db.models import BooleanField, Count, Q, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, ErrorCode
 from games.daily import utc_today
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
 from games.selectors import counted_ranked_wins
@@ -129,7 +129,7 @@ def user_by_username(*, username: str) -> Any:
     """The active account called ``username``; ``not_found`` (404) otherwise."""
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise ApplicationError("not_found", 404)
+        raise ApplicationError(ErrorCode.NOT_FOUND)
     return user
 
 

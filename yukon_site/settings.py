@@ -212,6 +212,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", "Deutsch"), ("en", "English")]
 USE_I18N = True
+LOCALE_PATHS = [BASE_DIR / "locale"]  # make messages; the .mo files are committed
 TIME_ZONE = "UTC"
 USE_TZ = True
 

@@ -9,7 +9,7 @@ The single authority on the rules (SPEC sections 1–4): the API, the tasks and 
 
 from .cards import ACE, CARD_NAMES, HIDDEN, KING, RANKS, SUITS, card_name, card_of, fits, parse_card
 from .codes import GameCode, Rule, deal_order, random_order, shuffled_deck
-from .errors import REASONS, BadCode, BadMove, IllegalMove, explain
+from .errors import REASONS, BadCode, BadMove, IllegalMove
 from .game import GROUP_LIMIT, UNDO_LIMIT, Game, MoveResult
 from .moves import AUTO, FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
@@ -39,7 +39,6 @@ __all__ = [
     "card_name",
     "card_of",
     "deal_order",
-    "explain",
     "fits",
     "parse_card",
     "random_order",

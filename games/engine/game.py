@@ -6,7 +6,7 @@
 >>> result = game.play(Move.parse("t7:7S>t1"))
 Traceback (most recent call last):
 ...
-games.engine.errors.IllegalMove: card_not_available: That card is not face up in that column.
+games.engine.errors.IllegalMove: card_not_available
 >>> result = game.play(Move.parse("t7:TS>auto"))
 >>> str(result.move), result.points, result.flipped
 ('t7:TS>t2', 5, '8S')

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from common.errors import explain
 from games.engine import Game as EngineGame
-from games.engine import GameCode, explain
+from games.engine import GameCode
 from games.models import Game
 from tests import factories
 

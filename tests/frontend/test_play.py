@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from common.errors import explain
 from games.engine import Game as EngineGame
-from games.engine import GameCode, Move, explain
+from games.engine import GameCode, Move
 from tests import factories
 
 from .support import (

@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter, UUIDConverter
 from django.urls.resolvers import RoutePattern
 
-from common.messages import CODES
+from common.errors import ErrorCode
 from games.daily import utc_today
 from games.models import DailyDeal
 from tests import factories
@@ -121,7 +121,7 @@ def test_every_route_answers_options_and_head_without_a_server_error(clients: di
                     failures.append((method, path, "no Allow header"))
             elif path.startswith("/api/") and response.status_code >= 400 and method != "HEAD":
                 body = response.json()
-                if set(body) != {"error", "detail"} or body["error"] not in CODES:
+                if set(body) != {"error", "detail"} or body["error"] not in set(ErrorCode):
                     failures.append((method, path, response.status_code, body))
             if method == "HEAD" and response.content:
                 failures.append((method, path, "a body in the answer to HEAD"))

@@ -6,7 +6,7 @@ coverage phase (boundary values, each parameter and field missing or of the wron
 the path does not allow, malformed content types) and the fuzzing phase, each as three clients:
 a visitor, a logged-in session sending its CSRF token, and a token client. No answer may be a
 server error, and every answer has a documented status, content type and body, and an error
-code of ``common.messages``. The stateful runs follow the schema's OpenAPI links (start a game ->
+code of ``common.errors.ErrorCode``. The stateful runs follow the schema's OpenAPI links (start a game ->
 move -> move / undo -> ..., make a token -> revoke it) as a token client and as a session.
 
 Everything runs in-process through Django's WSGI application, on the database of the test run
@@ -44,7 +44,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.models import ApiToken, token_hash
-from common.messages import CODES
+from common.errors import ErrorCode
 from common.sessions import SessionStore
 from games.daily import daily_deals_prepare, utc_today
 from games.engine import GameCode, Rule
@@ -142,11 +142,11 @@ SESSION_GAMES = SchemathesisConfig.from_dict({**SETTINGS, **STATEFUL_CHECKS, "op
 
 
 def error_code_is_registered(ctx: Any, response: Any, case: Any) -> bool | None:
-    """An error answer is ``{"error": code, "detail": text}`` with a code of ``common.messages``."""
+    """An error answer is ``{"error": code, "detail": text}`` with a code of ``common.errors.ErrorCode``."""
     if response.status_code < 400 or response.request.method == "HEAD":
         return None
     body = json.loads(response.content)
-    assert set(body) == {"error", "detail"} and body["error"] in CODES and body["detail"], body
+    assert set(body) == {"error", "detail"} and body["error"] in set(ErrorCode) and body["detail"], body
     return None
 
 

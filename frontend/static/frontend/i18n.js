@@ -1,148 +1,81 @@
-// Every text of the play page (and what all pages share), in German and English; the other pages'
-// own texts are in strings.js, so the play page does not load them. The browser's language
-// decides (SPEC 8): the first of navigator.languages that is German or English wins; German when
-// neither is.
+// The texts the scripts write themselves (the play page's, and what all pages share; the other
+// pages' own are in strings.js, so the play page does not load them). The page's static text is
+// rendered on the server in the player's language; these come from the same gettext catalogues
+// (locale/*/LC_MESSAGES/djangojs.po, `make messages`), served by Django's JavaScriptCatalog at
+// /jsi18n/<lang>.js, which the page loads (deferred) before its modules. Each is
+// pgettext(key, English): the key is the context, the German is the catalogue's.
+
+const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
 const STRINGS = {
-  de: {
-    "nav.play": "Spielen", "nav.daily": "Tagesspiel", "nav.leaderboards": "Bestenliste", "nav.stats": "Statistik",
-    "nav.login": "Anmelden", "nav.signup": "Registrieren", "nav.logout": "Abmelden", "nav.guest": "Gast",
-    "nav.main": "Hauptmenü", "title.play": "Yukon Solitaire", "bar.time": "Zeit", "bar.moves": "Züge",
-    "bar.score": "Punkte", "bar.code": "Spielcode", "bar.copy": "Spielcode kopieren", "bar.copied": "Kopiert!",
-    "bar.daily": "Tagesspiel", "bar.undo": "Rückgängig", "bar.new": "Neues Spiel", "bar.settings": "Einstellungen",
-    "bar.undo.title": "Letzten Zug rückgängig machen (Strg+Z)", "bar.label": "Spielleiste", "bar.hint": "Tipp",
-    "bar.hint.title": "Einen guten nächsten Zug zeigen (nur aus den offenen Karten)", "bar.winnable": "Noch lösbar?",
-    "bar.winnable.title": "Prüfen, ob sich diese Partie noch gewinnen lässt", "hint.move": "Tipp: {card} → {target}",
-    "hint.none": "Kein Zug mehr möglich: mach Züge rückgängig oder beginne neu.",
-    "winnable.yes": "Diese Partie lässt sich noch gewinnen.",
-    "winnable.no": "Diese Partie lässt sich nicht mehr gewinnen: mach Züge rückgängig.",
-    "winnable.unknown": "Das ließ sich auf die Schnelle nicht entscheiden.", "help.thinking": "Einen Moment …",
-    "solved.in": "Lösbar in {n} Zügen", "rule.classic": "Klassisch", "rule.relaxed": "Gelockert",
-    "table.label": "Spielfeld: 7 Spalten und 4 Zielstapel", "suit.S": "Pik", "suit.H": "Herz", "suit.D": "Karo",
-    "suit.C": "Kreuz", "rank.1": "Ass", "rank.11": "Bube", "rank.12": "Dame", "rank.13": "König", "short.1": "A",
-    "short.11": "B", "short.12": "D", "short.13": "K", "card.down": "verdeckte Karte", "column": "Spalte {n}",
-    "column.empty": "Spalte {n}, leer", "foundation": "Zielstapel {suit}",
-    "foundation.empty": "Zielstapel {suit}, leer", "foundations": "Zielstapel", "cursor.card": "{card}, Spalte {n}",
-    "cursor.covered": "{count} Karten darauf",
-    "cursor.picked": "{card} aufgenommen. Ziel wählen, Eingabe zum Ablegen, Escape zum Abbrechen.",
-    "cursor.target": "Ziel: {target}", "cursor.cancel": "Abgebrochen.", "moved": "{card} nach {target}",
-    "moved.undo": "Zug rückgängig gemacht.", "flipped": "{card} aufgedeckt.", "settings.title": "Einstellungen",
-    "settings.doubleTap": "Doppelklick",
-    "settings.doubleTap.help": "Zweimal tippen sucht einen Platz auf dem Spielfeld für die Karte und die Karten darauf.",
-    "settings.dropHints": "Ablagehilfe", "settings.dropHints.help": "Zeigt beim Ziehen die möglichen Ablageplätze.",
-    "settings.interactiveRules": "Interaktive Regeln",
-    "settings.interactiveRules.help": "Erklärt die Regel, wenn ein Zug abgelehnt wird.",
-    "settings.autoDrop": "Automatische Ablage",
-    "settings.autoDrop.help": "Wählt beim Loslassen die Zielspalte automatisch.",
-    "settings.fourColor": "Vierfarbiges Blatt",
-    "settings.fourColor.help": "Karo blau, Kreuz grün: leichter zu unterscheiden.",
-    "settings.saved.account": "Gespeichert in deinem Konto.", "settings.saved.local": "Gespeichert in diesem Browser.",
-    "settings.close": "Fertig", "new.title": "Neues Spiel", "new.rule": "Regel",
-    "new.classic.help": "Rot auf Schwarz, Schwarz auf Rot.",
-    "new.relaxed.help": "Die Farbe spielt in den Spalten keine Rolle.", "new.code": "Oder einen Spielcode eingeben",
-    "new.code.placeholder": "YU1-C-AAAAAAB oder YU2-C-…", "new.start": "Spiel starten", "new.cancel": "Abbrechen",
-    "win.title": "Gewonnen!", "win.text": "Alle 52 Karten liegen auf den Zielstapeln.", "win.time": "Zeit",
-    "win.moves": "Züge", "win.score": "Punkte", "win.again": "Neues Spiel", "win.rank": "Zum Ranking",
-    "win.close": "Schließen", "keys.title": "Tastatur",
-    "keys.arrows": "Karte wählen: ←/→ Spalte, ↑/↓ Karte in der Spalte, 1–7 springt zur Spalte",
-    "keys.enter": "Eingabe oder Leertaste: Karte mit den Karten darauf aufnehmen; Ziel mit ←/→ (↑ für Zielstapel) wählen; Eingabe legt ab",
-    "keys.escape": "Escape: Aufnahme abbrechen", "keys.f": "F: letzte Karte auf ihren Zielstapel",
-    "keys.a": "A: Platz für die Karte suchen (wie Doppelklick)", "keys.undo": "Strg+Z oder U: rückgängig",
-    "keys.new": "N: neues Spiel", "help.rules": "Regeln",
-    "help.rules.text": "Jede offene Karte wandert mit allen Karten darauf – auch ungeordnet. Die unterste Karte muss auf eine Karte der Gegenfarbe passen, die genau einen Rang höher ist. In eine leere Spalte darf nur ein König. Gewonnen ist, wenn alle 52 Karten auf den Zielstapeln liegen.",
-    "error.network": "Keine Verbindung zum Server. Bitte erneut versuchen.",
-    "error.generic": "Das hat nicht geklappt.",
-    "error.stale": "Das Spiel wurde anderswo weitergespielt – neu geladen.", "rule.close": "Schließen",
-    "loading": "Lädt …", "close.label": "Endet in",
-    "close.title": "Der gewertete Versuch zählt nur, wenn er vor 00:00 UTC gewonnen wird.",
-    "close.warning": "Weniger als 15 Minuten übrig: Der gewertete Versuch zählt nur, wenn du vor 00:00 UTC gewinnst.",
-    "close.over": "Der Tag ist vorbei: Diese Partie zählt nicht mehr für die Bestenliste. Du kannst sie als Übung weiterspielen.",
-    "bar.ranked": "Gewertet", "bar.practice": "Übung", "bar.copy.code": "Spielcode {code} kopieren",
-    "nav.games": "Partien", "resumed": "Deine laufende Partie ({moves}) – weiter geht's.", "moves.one": "1 Zug",
-    "moves.other": "{n} Züge", "movesWith.one": "1 Zug", "movesWith.other": "{n} Zügen",
-    "confirm.title": "Neues Spiel beginnen?",
-    "confirm.text": "Deine laufende Partie ({moves}) bleibt unter „Meine Partien“ gespeichert und lässt sich dort fortsetzen.",
-    "confirm.go": "Neues Spiel", "confirm.keep": "Weiterspielen",
-    "lost.game": "Diese Partie gibt es nicht (mehr) – oder sie gehört zu einem anderen Konto.",
-    "lost.code": "Mit diesem Spielcode lässt sich keine Partie beginnen: {detail}", "lost.new": "Neues Spiel",
-    "lost.list": "Meine Partien",
-    "lost.gone": "Diese Partie gibt es nicht mehr (sie wurde ohne einen Zug durch eine neue ersetzt).",
-    "new.code.rule": "Dieser Spielcode legt die Regel fest: {rule}.",
-    "new.code.invalid": "So sieht kein Spielcode aus: erwartet wird z. B. YU1-C-AAAAAAB.",
-    "howto.title": "So spielst du Yukon", "howto.close": "Verstanden", "howto.close.label": "Einführung schließen",
-    "howto.goal": "Ziel: alle 52 Karten nach Farbe von Ass bis König auf die vier Zielstapel legen.",
-    "howto.move": "Ziehe eine offene Karte mit allen Karten darauf – auch ungeordnet – auf eine Karte der Gegenfarbe, die genau einen Rang höher ist.",
-    "howto.king": "In eine leere Spalte darf nur ein König. Verdeckte Karten drehen sich von selbst um, sobald sie frei liegen.",
-    "howto.tap": "Tippe die letzte Karte einer Spalte an, um sie auf ihren Zielstapel zu legen; zweimal tippen sucht ihr einen Platz.",
-    "howto.open": "So wird gespielt", "footer.text": "Yukon Solitaire – ohne Anmeldung spielbar.",
-  },
-  en: {
-    "nav.play": "Play", "nav.daily": "Daily deal", "nav.leaderboards": "Leaderboards", "nav.stats": "Statistics",
-    "nav.login": "Log in", "nav.signup": "Sign up", "nav.logout": "Log out", "nav.guest": "Guest",
-    "nav.main": "Main menu", "title.play": "Yukon Solitaire", "bar.time": "Time", "bar.moves": "Moves",
-    "bar.score": "Score", "bar.code": "Game code", "bar.copy": "Copy game code", "bar.copied": "Copied!",
-    "bar.daily": "Daily deal", "bar.undo": "Undo", "bar.new": "New game", "bar.settings": "Settings",
-    "bar.undo.title": "Undo the last move (Ctrl+Z)", "bar.label": "Game bar", "bar.hint": "Hint",
-    "bar.hint.title": "Show a good next move (from the face-up cards only)", "bar.winnable": "Still winnable?",
-    "bar.winnable.title": "Check whether this game can still be won", "hint.move": "Hint: {card} → {target}",
-    "hint.none": "No move left: undo some moves or start again.", "winnable.yes": "This game can still be won.",
-    "winnable.no": "This game can no longer be won: undo some moves.",
-    "winnable.unknown": "That could not be decided quickly.", "help.thinking": "One moment …",
-    "solved.in": "Solvable in {n} moves", "rule.classic": "Classic", "rule.relaxed": "Relaxed",
-    "table.label": "Table: 7 columns and 4 foundations", "suit.S": "Spades", "suit.H": "Hearts", "suit.D": "Diamonds",
-    "suit.C": "Clubs", "rank.1": "Ace", "rank.11": "Jack", "rank.12": "Queen", "rank.13": "King", "short.1": "A",
-    "short.11": "J", "short.12": "Q", "short.13": "K", "card.down": "face-down card", "column": "column {n}",
-    "column.empty": "column {n}, empty", "foundation": "{suit} foundation",
-    "foundation.empty": "{suit} foundation, empty", "foundations": "foundations", "cursor.card": "{card}, column {n}",
-    "cursor.covered": "{count} cards on it",
-    "cursor.picked": "Picked up {card}. Choose a target, Enter to drop, Escape to cancel.",
-    "cursor.target": "Target: {target}", "cursor.cancel": "Cancelled.", "moved": "{card} to {target}",
-    "moved.undo": "Move undone.", "flipped": "{card} turned face up.", "settings.title": "Settings",
-    "settings.doubleTap": "Double-tap",
-    "settings.doubleTap.help": "Tapping twice finds a place on the table for the card and the cards on it.",
-    "settings.dropHints": "Drop hints", "settings.dropHints.help": "Highlights the legal targets while you drag.",
-    "settings.interactiveRules": "Interactive rules",
-    "settings.interactiveRules.help": "Explains the rule when a move is refused.",
-    "settings.autoDrop": "Automatic drop",
-    "settings.autoDrop.help": "Chooses the target column by itself when you let go.",
-    "settings.fourColor": "Four-colour deck",
-    "settings.fourColor.help": "Diamonds blue, clubs green: easier to tell apart.",
-    "settings.saved.account": "Saved to your account.", "settings.saved.local": "Saved in this browser.",
-    "settings.close": "Done", "new.title": "New game", "new.rule": "Rule",
-    "new.classic.help": "Red on black, black on red.", "new.relaxed.help": "Colour does not matter in the columns.",
-    "new.code": "Or enter a game code", "new.code.placeholder": "YU1-C-AAAAAAB or YU2-C-…", "new.start": "Start game",
-    "new.cancel": "Cancel", "win.title": "You won!", "win.text": "All 52 cards are on the foundations.",
-    "win.time": "Time", "win.moves": "Moves", "win.score": "Score", "win.again": "New game",
-    "win.rank": "See your rank", "win.close": "Close", "keys.title": "Keyboard",
-    "keys.arrows": "Select a card: ←/→ column, ↑/↓ card in the column, 1–7 jump to a column",
-    "keys.enter": "Enter or Space: pick up the card with the cards on it; choose a target with ←/→ (↑ for the foundations); Enter drops",
-    "keys.escape": "Escape: put the card back", "keys.f": "F: last card to its foundation",
-    "keys.a": "A: find a place for the card (like double-tap)", "keys.undo": "Ctrl+Z or U: undo",
-    "keys.new": "N: new game", "help.rules": "Rules",
-    "help.rules.text": "Any face-up card moves together with every card on it – even unordered ones. The bottom card must fit on a card of the other colour that is exactly one rank higher. Only a King may go into an empty column. You win when all 52 cards are on the foundations.",
-    "error.network": "Cannot reach the server. Please try again.", "error.generic": "That did not work.",
-    "error.stale": "The game was played elsewhere – reloaded.", "rule.close": "Close", "loading": "Loading …",
-    "close.label": "Closes in", "close.title": "The ranked attempt counts only if won before 00:00 UTC.",
-    "close.warning": "Less than 15 minutes left: the ranked attempt counts only if won before 00:00 UTC.",
-    "close.over": "The day is over: this game no longer counts for the leaderboard; you can play on as practice.",
-    "bar.ranked": "Ranked", "bar.practice": "Practice", "bar.copy.code": "Copy game code {code}", "nav.games": "Games",
-    "resumed": "Your game in progress ({moves}) – carry on.", "moves.one": "1 move", "moves.other": "{n} moves",
-    "movesWith.one": "1 move", "movesWith.other": "{n} moves", "confirm.title": "Start a new game?",
-    "confirm.text": "Your game in progress ({moves}) stays in “My games”, where you can resume it.",
-    "confirm.go": "New game", "confirm.keep": "Keep playing",
-    "lost.game": "This game does not exist (any more), or it belongs to another account.",
-    "lost.code": "No game can be started with this game code: {detail}", "lost.new": "New game",
-    "lost.list": "My games",
-    "lost.gone": "This game no longer exists (it was replaced by a new one before its first move).",
-    "new.code.rule": "This game code decides the rule: {rule}.",
-    "new.code.invalid": "That is not what a game code looks like: expected e.g. YU1-C-AAAAAAB.",
-    "howto.title": "How to play Yukon", "howto.close": "Got it", "howto.close.label": "Close the introduction",
-    "howto.goal": "Goal: put all 52 cards on the four foundations, by suit from ace to king.",
-    "howto.move": "Drag a face-up card with all the cards on it – even out of order – onto a card of the other colour one rank higher.",
-    "howto.king": "Only a king may go into an empty column. Face-down cards turn over by themselves once they are uncovered.",
-    "howto.tap": "Tap the last card of a column to put it on its foundation; tap twice to find it a place.",
-    "howto.open": "How to play", "footer.text": "Yukon Solitaire – play without an account.",
-  },
+  "nav.daily": pgettext("nav.daily", "Daily deal"),
+  "nav.login": pgettext("nav.login", "Log in"),
+  "nav.signup": pgettext("nav.signup", "Sign up"),
+  "nav.logout": pgettext("nav.logout", "Log out"),
+  "nav.guest": pgettext("nav.guest", "Guest"),
+  "bar.time": pgettext("bar.time", "Time"),
+  "bar.moves": pgettext("bar.moves", "Moves"),
+  "bar.score": pgettext("bar.score", "Score"),
+  "bar.copy": pgettext("bar.copy", "Copy game code"),
+  "bar.daily": pgettext("bar.daily", "Daily deal"),
+  "hint.move": pgettext("hint.move", "Hint: {card} → {target}"),
+  "hint.none": pgettext("hint.none", "No move left: undo some moves or start again."),
+  "winnable.yes": pgettext("winnable.yes", "This game can still be won."),
+  "winnable.no": pgettext("winnable.no", "This game can no longer be won: undo some moves."),
+  "winnable.unknown": pgettext("winnable.unknown", "That could not be decided quickly."),
+  "help.thinking": pgettext("help.thinking", "One moment …"),
+  "solved.in": pgettext("solved.in", "Solvable in {n} moves"),
+  "rule.classic": pgettext("rule.classic", "Classic"),
+  "rule.relaxed": pgettext("rule.relaxed", "Relaxed"),
+  "suit.S": pgettext("suit.S", "Spades"),
+  "suit.H": pgettext("suit.H", "Hearts"),
+  "suit.D": pgettext("suit.D", "Diamonds"),
+  "suit.C": pgettext("suit.C", "Clubs"),
+  "rank.1": pgettext("rank.1", "Ace"),
+  "rank.11": pgettext("rank.11", "Jack"),
+  "rank.12": pgettext("rank.12", "Queen"),
+  "rank.13": pgettext("rank.13", "King"),
+  "short.1": pgettext("short.1", "A"),
+  "short.11": pgettext("short.11", "J"),
+  "short.12": pgettext("short.12", "Q"),
+  "short.13": pgettext("short.13", "K"),
+  "card.down": pgettext("card.down", "face-down card"),
+  "column": pgettext("column", "column {n}"),
+  "column.empty": pgettext("column.empty", "column {n}, empty"),
+  "foundation": pgettext("foundation", "{suit} foundation"),
+  "foundation.empty": pgettext("foundation.empty", "{suit} foundation, empty"),
+  "foundations": pgettext("foundations", "foundations"),
+  "cursor.card": pgettext("cursor.card", "{card}, column {n}"),
+  "cursor.covered": pgettext("cursor.covered", "{count} cards on it"),
+  "cursor.picked": pgettext("cursor.picked", "Picked up {card}. Choose a target, Enter to drop, Escape to cancel."),
+  "cursor.target": pgettext("cursor.target", "Target: {target}"),
+  "cursor.cancel": pgettext("cursor.cancel", "Cancelled."),
+  "moved": pgettext("moved", "{card} to {target}"),
+  "moved.undo": pgettext("moved.undo", "Move undone."),
+  "flipped": pgettext("flipped", "{card} turned face up."),
+  "settings.saved.account": pgettext("settings.saved.account", "Saved to your account."),
+  "settings.saved.local": pgettext("settings.saved.local", "Saved in this browser."),
+  "error.network": pgettext("error.network", "Cannot reach the server. Please try again."),
+  "error.generic": pgettext("error.generic", "That did not work."),
+  "error.stale": pgettext("error.stale", "The game was played elsewhere – reloaded."),
+  "rule.close": pgettext("rule.close", "Close"),
+  "loading": pgettext("loading", "Loading …"),
+  "close.warning": pgettext("close.warning", "Less than 15 minutes left: the ranked attempt counts only if won before 00:00 UTC."),
+  "close.over": pgettext("close.over", "The day is over: this game no longer counts for the leaderboard; you can play on as practice."),
+  "bar.ranked": pgettext("bar.ranked", "Ranked"),
+  "bar.practice": pgettext("bar.practice", "Practice"),
+  "bar.copy.code": pgettext("bar.copy.code", "Copy game code {code}"),
+  "resumed": pgettext("resumed", "Your game in progress ({moves}) – carry on."),
+  "moves.one": pgettext("moves.one", "1 move"),
+  "moves.other": pgettext("moves.other", "{n} moves"),
+  "movesWith.one": pgettext("movesWith.one", "1 move"),
+  "movesWith.other": pgettext("movesWith.other", "{n} moves"),
+  "confirm.text": pgettext("confirm.text", "Your game in progress ({moves}) stays in “My games”, where you can resume it."),
+  "lost.game": pgettext("lost.game", "This game does not exist (any more), or it belongs to another account."),
+  "lost.code": pgettext("lost.code", "No game can be started with this game code: {detail}"),
+  "lost.gone": pgettext("lost.gone", "This game no longer exists (it was replaced by a new one before its first move)."),
+  "new.code.rule": pgettext("new.code.rule", "This game code decides the rule: {rule}."),
+  "new.code.invalid": pgettext("new.code.invalid", "That is not what a game code looks like: expected e.g. YU1-C-AAAAAAB."),
 };
 
 export function pickLanguage(languages) {
@@ -153,13 +86,12 @@ export function pickLanguage(languages) {
   return "de";
 }
 
-export const lang = pickLanguage(
-  navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language],
-);
+/** The page's language: the server chose it (Accept-Language, SPEC 8) and rendered the page in it. */
+export const lang = pickLanguage([document.documentElement.lang]);
 
 /** The text for `key`, with `{name}` placeholders filled from `vars`. */
 export function t(key, vars = {}) {
-  const text = STRINGS[lang][key] ?? STRINGS.de[key] ?? key;
+  const text = STRINGS[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
@@ -169,23 +101,12 @@ const pluralRules = new Intl.PluralRules(lang);
  *  rules; `{n}` is the formatted number. */
 export function tn(key, n, vars = {}) {
   const form = `${key}.${pluralRules.select(n)}`;
-  const chosen = STRINGS[lang][form] !== undefined || STRINGS.de[form] !== undefined ? form : `${key}.other`;
-  return t(chosen, { ...vars, n: formatNumber(n) });
+  return t(STRINGS[form] !== undefined ? form : `${key}.other`, { ...vars, n: formatNumber(n) });
 }
 
-/** More texts (of the pages other than the play page: strings.js), then the page translated again. */
+/** More texts (of the pages other than the play page: strings.js). */
 export function addStrings(more) {
-  for (const [language, texts] of Object.entries(more)) Object.assign(STRINGS[language], texts);
-  translate();
-}
-
-/** Fill every element marked with data-i18n (text), data-i18n-label (aria-label),
- *  data-i18n-title and data-i18n-placeholder. */
-export function translate(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
-  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  Object.assign(STRINGS, more);
 }
 
 /** A card's readable name: "Herz 7", "Queen of Spades". */
@@ -223,7 +144,3 @@ export function formatDate(iso) {
   const d = new Date(`${iso}T00:00:00Z`);
   return new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "long", timeZone: "UTC" }).format(d);
 }
-
-document.documentElement.lang = lang;
-translate();
-document.documentElement.classList.add("i18n-ready");
