@@ -251,11 +251,11 @@ class Seeder:
         # Bests of everyone who won something (what the tasks would have recorded).
         self.execute(
             """
-            INSERT INTO stats_personalbest (user_id, rule, best_time_ms, fewest_moves, best_score, updated_at)
-            SELECT owner_id, rule, min(time_ms), min(moves), max(score), now() FROM games_game
+            INSERT INTO stats_personalbest (user_id, rule, best_time_ms, fewest_moves, clean_wins, updated_at)
+            SELECT owner_id, rule, min(time_ms), min(moves), count(*) FILTER (WHERE score = 625), now() FROM games_game
             WHERE status = 'won' AND owner_id IS NOT NULL GROUP BY owner_id, rule
             ON CONFLICT (user_id, rule) DO UPDATE SET best_time_ms = excluded.best_time_ms,
-                fewest_moves = excluded.fewest_moves, best_score = excluded.best_score
+                fewest_moves = excluded.fewest_moves, clean_wins = excluded.clean_wins
             """
         )
         # Fresh won ranked games of today, of accounts without bests or results: the timed tasks' input.

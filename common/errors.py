@@ -64,6 +64,11 @@ class ErrorCode(StrEnum):
     )
     BAD_CODE = "bad_code", 400, pgettext_lazy("bad_code", "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.")
     BAD_DATE = "bad_date", 400, pgettext_lazy("bad_date", "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.")
+    BAD_FORMAT = (
+        "bad_format",
+        400,
+        pgettext_lazy("bad_format", "Unknown format {text}: allowed are {allowed}."),
+    )
     BAD_IDEMPOTENCY_KEY = (
         "bad_idempotency_key",
         400,
@@ -140,6 +145,11 @@ class ErrorCode(StrEnum):
         "daily_not_ready",
         503,
         pgettext_lazy("daily_not_ready", "Today's deal is being prepared. Please try again in a few seconds."),
+    )
+    REPLAY_BROKEN = (
+        "replay_broken",
+        409,
+        pgettext_lazy("replay_broken", "This game cannot be replayed from its move log."),
     )
     NO_HELP_FOR_DAILY = (
         "no_help_for_daily",

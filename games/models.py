@@ -185,3 +185,29 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+class GamePostMortem(models.Model):
+    """A solver's post-mortem of a finished game (``games.postmortem``), for its first ``moves``
+    log entries. Seqs are move counters: position ``n`` is the one after the ``n``-th entry."""
+
+    class Verdicts(models.TextChoices):
+        WINNABLE = "winnable", "stayed winnable throughout"
+        LOST = "lost", "could no longer be won after move lost_at"
+        UNKNOWN = "unknown", "the solver's budget ran out where it mattered"
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="postmortem")
+    moves = models.PositiveIntegerField()
+    verdict = models.CharField(max_length=8, choices=Verdicts.choices)
+    lost_at = models.PositiveIntegerField(null=True, blank=True)
+    winnable_until = models.PositiveIntegerField(null=True, blank=True)
+    rescued_at = models.PositiveIntegerField(null=True, blank=True)  # the undo that made it winnable again
+    final = models.CharField(max_length=8)  # won, winnable, lost, unknown: the last position
+    par = models.PositiveIntegerField(null=True, blank=True)
+    solved = models.PositiveIntegerField(default=0)  # positions the solver was asked about
+    unknown = models.PositiveIntegerField(default=0)  # of them, undecided within the budget
+    seconds = models.FloatField(default=0.0)  # CPU time of the analysis
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"post-mortem of {self.game_id}: {self.verdict}"

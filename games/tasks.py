@@ -13,7 +13,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import daily, services
+from . import daily, postmortem, services
 
 RETRY = {
     "autoretry_for": (OperationalError, InterfaceError),
@@ -42,3 +42,16 @@ def daily_deals_prepare() -> None:
 def daily_attempts_close() -> None:
     """Beat, at 00:00 UTC and every few minutes after: close the ranked attempts of days that are over."""
     daily.daily_attempts_close()
+
+
+@shared_task(name="games.game_postmortem", **RETRY)
+def game_postmortem(game_id: str) -> None:
+    """A finished game: the solver's post-mortem, stored (idempotent: once per move count)."""
+    postmortem.postmortem_record(game_id=game_id)
+
+
+@shared_task(name="games.postmortems_pending", **RETRY)
+def postmortems_pending() -> None:
+    """Beat, every minute: a post-mortem task for each finished game that has none yet."""
+    for game_id in postmortem.postmortems_due():
+        game_postmortem.delay(game_id)

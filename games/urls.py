@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import api, assist_api
+from . import api, assist_api, export_api, replay_api
 
 urlpatterns = [
     path("games", api.GameListCreateApi.as_view(), name="games"),
+    path("games/export", export_api.GameExportApi.as_view(), name="games-export"),
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/undo", api.GameUndoApi.as_view(), name="game-undo"),
+    path("games/<uuid:game_id>/replay", replay_api.GameReplayApi.as_view(), name="game-replay"),
     path("games/<uuid:game_id>/hint", assist_api.GameHintApi.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/winnable", assist_api.GameWinnableApi.as_view(), name="game-winnable"),
 ]

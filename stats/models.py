@@ -57,7 +57,32 @@ class DailyResult(models.Model):
             # The board: top N of a day in order, and "how many are ahead of me" as a range count.
             models.Index(fields=["day", "time_ms", "moves", "finished_at"], name="dailyresult_board"),
             models.Index(fields=["user", "day"], name="dailyresult_user_day"),
+            # Where you stand: a bucket of the moves histogram recounted as a range count.
+            models.Index(fields=["day", "moves"], name="dailyresult_day_moves"),
         ]
 
     def __str__(self) -> str:
         return f"{self.day} {self.user_id}: {self.time_ms} ms, {self.moves} moves"
+
+
+class DailyBucket(models.Model):
+    """One bucket of a day's histograms of counted results (``stats.standing``): ``kind`` ``time``
+    (buckets of ``TIME_BUCKET_MS``, six to a bar) or ``moves`` (of ``MOVES_BUCKET``), the last
+    bucket open-ended.
+
+    ``count`` is recounted from the day's results (a range count), never incremented: a task that
+    runs twice writes the same number.
+    """
+
+    day = models.DateField()
+    kind = models.CharField(max_length=5)
+    bucket = models.PositiveSmallIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "kind", "bucket"], name="dailybucket_day_kind_bucket_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.kind}[{self.bucket}] = {self.count}"

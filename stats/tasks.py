@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import daily
 from games.tasks import RETRY
 
-from . import services
+from . import services, standing
 
 
 @shared_task(name="stats.personal_best_update", **RETRY)
@@ -26,8 +26,9 @@ def personal_best_update(game_id: str) -> None:
 
 @shared_task(name="stats.daily_result_update", **RETRY)
 def daily_result_update(game_id: str) -> None:
-    """A ranked daily attempt was won: put it on its day's leaderboard."""
+    """A ranked daily attempt was won: put it on its day's leaderboard and its histograms."""
     services.daily_result_record(game_id=game_id)
+    standing.standing_record(game_id=game_id)
 
 
 @shared_task(name="stats.daily_boards_rebuild", **RETRY)
@@ -36,6 +37,7 @@ def daily_boards_rebuild(days: list[str] | None = None) -> None:
     today = daily.utc_today()
     for day in [date.fromisoformat(d) for d in days] if days else [today - timedelta(days=1), today]:
         services.daily_board_rebuild(day=day, today=today)
+        standing.standing_rebuild(day=day)
 
 
 @shared_task(name="stats.personal_bests_repair", **RETRY)

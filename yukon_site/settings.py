@@ -184,6 +184,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
     "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
+    # A solver's post-mortem of each finished game (practice wins of the last hours, yesterday's daily games).
+    "postmortems": {"task": "games.postmortems_pending", "schedule": 60.0},
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
 }
@@ -199,6 +201,10 @@ DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
 # in all, or with a median gap between consecutive moves under this.
 RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
+# The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
+# (about 0.1 s of CPU) and the most positions it is asked about per game.
+POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))
+POSTMORTEM_MAX_SOLVES = int(os.environ.get("POSTMORTEM_MAX_SOLVES", "24"))
 
 # -- auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,0 +1,80 @@
+"""The archive of past daily deals: per day its players, winners, winning time and par, and the
+caller's own result and rank (what the archive page lists, newest first, a page at a time).
+
+Per page: the deals (the unique date index), the winners from the day's time histogram
+(``stats.DailyBucket``), the winning time as the first row of each day's board index, and the
+caller's attempts and results of those days (its own rows): no count over a day's results.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet, Sum
+
+from games.daily import utc_today
+from games.models import DailyDeal, Game
+
+from .models import DailyBucket, DailyResult
+from .selectors import daily_rank
+from .standing import TIME
+
+
+def archive_deals(*, today: date | None = None) -> QuerySet[DailyDeal]:
+    """The deals of the days that are over, newest first."""
+    return DailyDeal.objects.filter(date__lt=today or utc_today()).order_by("-date")
+
+
+def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, Any]]:
+    days = [deal.date for deal in deals if deal.date is not None]
+    winners = dict(
+        DailyBucket.objects.filter(day__in=days, kind=TIME)
+        .values("day")
+        .annotate(n=Sum("count"))
+        .order_by()
+        .values_list("day", "n")
+    )
+    mine: dict[date, dict[str, Any]] = {}
+    if user is not None and user.is_authenticated:
+        results = {
+            row["day"]: row
+            for row in DailyResult.objects.filter(user=user, day__in=days).values(
+                "day", "time_ms", "moves", "finished_at", "rank"
+            )
+        }
+        for attempt in Game.objects.filter(owner=user, ranked=True, daily__in=days).values(
+            "daily", "status", "closed_at", "review", "moves", "time_ms"
+        ):
+            day = attempt["daily"]
+            result = results.get(day)
+            rank = None
+            if result is not None:
+                rank = result["rank"] or daily_rank(
+                    day=day, time_ms=result["time_ms"], moves=result["moves"], finished_at=result["finished_at"]
+                )
+            status = "closed" if attempt["closed_at"] is not None else attempt["status"]
+            mine[day] = {
+                "status": status,
+                "review": attempt["review"] or None,
+                "time_ms": attempt["time_ms"],
+                "moves": attempt["moves"],
+                "rank": rank,
+            }
+    rows = []
+    for deal in deals:
+        day = deal.date
+        best = DailyResult.objects.filter(day=day).order_by("time_ms", "moves", "finished_at").values("time_ms")[:1]
+        first = next(iter(best), None)
+        rows.append(
+            {
+                "date": day,
+                "code": deal.code,  # the day is over: the code is public
+                "players": deal.players,
+                "winners": winners.get(day, 0),
+                "winning_time_ms": first["time_ms"] if first else None,
+                "par": deal.solution_length,
+                "me": mine.get(day),
+            }
+        )
+    return rows
