@@ -140,7 +140,10 @@ def test_a_change_of_the_account_ends_its_browser_sessions_at_once(guest, accoun
     else:
         account.delete()
 
-    assert_error(guest.get("/api/v1/auth/me"), 401, "not_authenticated")
+    me = guest.get("/api/v1/auth/me")  # the browser is a guest again
+    assert me.status_code == 200
+    assert me.json()["authenticated"] is False
+    assert me.json()["username"] is None
 
 
 def test_a_renamed_account_shows_its_new_name_to_its_session_at_once(guest, account):
