@@ -1,26 +1,32 @@
-"""Load test: many simulated players play whole games through the API of `make stack`.
+"""Load test: simulated players play whole games through the API of `make stack`, as the page does.
 
-    python bench/loadtest.py [--players 64] [--seconds 30] [--rate 520] [--url http://127.0.0.1:8000]
+    python bench/loadtest.py [--players 64] [--token-players 16] [--seconds 30] [--rate R]
+                             [--url http://127.0.0.1:8000 | --port 8101]
 
-Without ``--url`` it starts its own stack (deploy/stack.sh: granian, Celery worker and beat on
-PostgreSQL and Redis, database ``yukon_load``) on a free port and stops it afterwards. Each player
-registers, then plays games: new game, moves picked from the server's ``legal_moves`` (foundation
-moves and flips first, else random), an undo now and then, a new game when stuck or won.
+Without ``--url`` it starts its own stack (deploy/stack.sh: granian with ``DEBUG=0``, Celery worker
+and beat on PostgreSQL and Redis; ``LOADTEST_DATABASE_URL``, default database ``yukon_load``, and
+``LOADTEST_REDIS_URL``) and stops it afterwards. Most players are browsers: each gets its CSRF
+cookie from ``auth/me``, signs up through ``auth/register`` (which logs its session in) and then
+plays with its session cookie, sending the CSRF token back as ``X-CSRFToken`` with an ``Origin``,
+as ``frontend/static/frontend/api.js`` does. A smaller second mix are token clients
+(``Authorization: Token``). Each plays games: new game, moves picked from the server's
+``legal_moves`` (foundation moves and flips first, else random), an undo now and then, a new game
+when stuck or won.
 
-Two phases with the same players, each printing moves per second, p50/p95/p99 latency of the move
-and undo requests and the error count:
+Two phases with the same players, each printing moves per second (in all and by kind of
+player), p50/p95/p99 latency of the move and undo requests and the error count:
 
-* **flat out**: every player sends its next move as soon as it has the answer. That is the
-  service's capacity; the throughput of a trivial endpoint (``/healthz``) with the same players
-  is the framework's ceiling beside it (goal: moves >= 50 % of it).
-* **paced**: each player moves at most every ``players / rate`` seconds (``--rate`` moves per
-  second in all; 520 by default: 64 players each moving every 123 ms). With players that never
-  pause, latency is only players / throughput (Little's law: 128 ms at 500 moves/s for 64
-  players), so the latency goal (p99 < 50 ms at >= 500 moves/s) is measured at that pace.
+* **flat out**: every player sends its next move as soon as it has the answer: the service's
+  capacity, beside the throughput of a trivial endpoint (``/healthz``) with as many connections,
+  the framework's ceiling (goal: moves >= 20 % of it).
+* **paced**: each player moves at most every ``players / rate`` seconds; ``--rate`` moves per
+  second in all, by default half the flat-out rate just measured (goal: p99 < 50 ms). With players
+  that never pause, latency is only players / throughput (Little's law), so latency is measured
+  at that pace.
 
 Each phase also prints the CPU that each kind of process used (from /proc, so on this machine
-only, and the CPU of a process that ended during the phase, such as a database connection
-closed after ``DB_CONN_MAX_AGE``, is missing). Run it on an otherwise quiet machine.
+only, and the CPU of a process that ended during the phase is missing). Run it on an otherwise
+quiet machine.
 """
 
 from __future__ import annotations
@@ -45,10 +51,12 @@ sys.path.insert(0, str(ROOT))
 
 from common.limits import lifted_env  # noqa: E402
 
+KINDS = ("browser", "token")
+
 
 @dataclass
 class Tally:
-    latencies: list[float] = field(default_factory=list)  # seconds, move and undo requests
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {kind: [] for kind in KINDS})  # seconds
     errors: dict[str, int] = field(default_factory=dict)
     cpu_before: dict[str, float] = field(default_factory=dict)
     cores: dict[str, float] = field(default_factory=dict)  # CPU cores used, by kind of process
@@ -58,6 +66,26 @@ class Tally:
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
+
+
+@dataclass
+class Player:
+    """A simulated player: a browser (session cookie, CSRF token sent back as ``X-CSRFToken``, as
+    ``frontend/static/frontend/api.js`` does) or a token client (``Authorization: Token``)."""
+
+    n: int
+    kind: str
+    cookies: dict[str, str] = field(default_factory=dict)  # the browser's cookie jar
+    token: str | None = None
+
+    def headers(self, method: str, origin: str) -> dict[str, str]:
+        if self.kind == "token":
+            return {"Authorization": f"Token {self.token}"} if self.token else {}
+        headers = {"Accept-Language": "de"}
+        if method != "GET":
+            headers["Origin"] = origin
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        return headers
 
 
 def free_port() -> int:
@@ -79,8 +107,9 @@ class Connection:
     connection (keep-alive timeout, a recycled worker) before the request was sent.
     """
 
-    def __init__(self, url: str, force_close: bool = False) -> None:
+    def __init__(self, url: str, force_close: bool = False, jar: dict[str, str] | None = None) -> None:
         parts = urlsplit(url)
+        self.jar = jar  # cookies: sent with each request, updated from each answer's Set-Cookie
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.force_close = force_close
         self.reader: asyncio.StreamReader | None = None
@@ -93,6 +122,8 @@ class Connection:
         """``(status, parsed JSON or None)``; raises :class:`HttpError` when the connection fails."""
         data = b"" if body is None else json.dumps(body).encode()
         extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        if self.jar:
+            extra += "Cookie: " + "; ".join(f"{name}={value}" for name, value in self.jar.items()) + "\r\n"
         if data:
             extra += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
         message = f"{method} {path} HTTP/1.1\r\n{self.head}{extra}\r\n".encode() + data
@@ -119,7 +150,10 @@ class Connection:
         for line in lines[1:]:
             if line:
                 name, _, value = line.partition(":")
-                fields[name.strip().lower()] = value.strip()
+                name, value = name.strip().lower(), value.strip()
+                fields[name] = value
+                if name == "set-cookie" and self.jar is not None:
+                    self._keep_cookie(value)
         if fields.get("transfer-encoding", "").lower() == "chunked":
             chunks = []
             while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
@@ -133,6 +167,15 @@ class Connection:
         is_json = fields.get("content-type", "").startswith("application/json")
         return status, (json.loads(content) if is_json and content else None)
 
+    def _keep_cookie(self, header: str) -> None:
+        pair, *attributes = header.split(";")
+        name, _, value = pair.strip().partition("=")
+        gone = value in ("", '""') or any(a.strip().lower() == "max-age=0" for a in attributes)
+        if gone:
+            self.jar.pop(name, None)
+        else:
+            self.jar[name] = value
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
@@ -145,6 +188,7 @@ def start_stack(port: int, web_workers: int | None) -> subprocess.Popen[bytes]:
         "PORT": str(port),
         "DATABASE_URL": os.environ.get("LOADTEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/yukon_load"),
         "REDIS_URL": os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/3"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
         # One machine plays 64 players from one address: lift the limits for this run only.
         **lifted_env(),
         "ACCESS_LOG_LEVEL": "WARNING",
@@ -190,33 +234,43 @@ def pick(state: dict, rng: random.Random) -> dict | None:
     return rng.choice(tableau or moves)
 
 
-async def register(n: int, url: str, tally: Tally) -> dict[str, str] | None:
-    """An account for player ``n`` (not timed: password hashing is slow on purpose)."""
-    connection = Connection(url)
-    name = f"load{n}-{os.getpid()}-{random.randrange(10**9)}"
+async def sign_up(player: Player, url: str, tally: Tally) -> Player | None:
+    """An account for ``player``, made as the sign-up page makes it (not timed: password hashing is
+    slow on purpose). A browser first gets its CSRF cookie from ``auth/me`` (as a guest's page
+    does), then registers through the API, which logs its session in (new session and CSRF
+    cookies); a token client keeps the token of the answer and no cookie."""
+    connection = Connection(url, jar=player.cookies if player.kind == "browser" else None)
+    name = f"load{player.n}-{os.getpid()}-{random.randrange(10**9)}"
     credentials = {"username": name, "password": "Load-test-9x!"}
     try:
-        status, answer = await connection.request("POST", "/api/v1/auth/register", credentials)
+        if player.kind == "browser":
+            await connection.request("GET", "/api/v1/auth/me", None, player.headers("GET", url))
+        status, answer = await connection.request(
+            "POST", "/api/v1/auth/register", credentials, player.headers("POST", url)
+        )
     except HttpError as exc:
         status, answer = str(exc), None
     connection.close()
-    if status != 201:
-        tally.error(f"register {status}")
+    if status != 201 or (player.kind == "browser" and "sessionid" not in player.cookies):
+        tally.error(f"register {player.kind} {status}")
         return None
-    return {"Authorization": f"Token {answer['token']}"}
+    if player.kind == "token":
+        player.token = answer["token"]
+    return player
 
 
-async def player(
-    n: int,
+async def play(
+    player: Player,
     connection: Connection,
-    headers: dict[str, str],
+    origin: str,
     tally: Tally,
     stop: float,
     interval: float = 0.0,
 ) -> None:
     """Play games until ``stop``; with ``interval``, one move every ``interval`` seconds at most
     (the time to think is what is left of it after the answer came)."""
-    rng = random.Random(n)
+    rng = random.Random(player.n)
+    headers = player.headers("POST", origin)
     await asyncio.sleep(rng.random() * interval)  # players do not all move in the same instant
     while time.monotonic() < stop:
         try:
@@ -247,7 +301,7 @@ async def player(
                 break
             took = time.perf_counter() - started
             if tally.counting:
-                tally.latencies.append(took)
+                tally.latencies[player.kind].append(took)
             if interval > took:
                 await asyncio.sleep(interval - took)
             if status != 200:
@@ -280,10 +334,17 @@ async def trivial(url: str, concurrency: int, seconds: float, force_close: bool)
     return count / elapsed, {name: (after[name] - before.get(name, 0.0)) / elapsed for name in after}
 
 
+# What the CPU figures count as the service's: the processes of the stack this load test started
+# (``--url``: every granian, celery and redis process), the PostgreSQL backends of its database and
+# this process. The machine may be shared: everything else is "other".
+STACK_PID: int | None = None
+DATABASE = urlsplit(os.environ.get("LOADTEST_DATABASE_URL", "postgres:///yukon_load")).path.lstrip("/")
+
+
 def cpu_seconds() -> dict[str, float]:
     """CPU seconds used so far by the processes of this machine, grouped by what they are."""
-    groups: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
+    processes: dict[int, tuple[int, str, float]] = {}  # pid: parent, command, CPU seconds
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -292,25 +353,52 @@ def cpu_seconds() -> dict[str, float]:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        group = next(
-            (name for name in ("granian", "celery", "postgres", "redis", "loadtest") if name in command), "other"
-        )
-        groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        processes[int(pid)] = (int(fields[1]), command, (int(fields[11]) + int(fields[12])) / tick)
+
+    def in_stack(pid: int) -> bool:
+        while pid > 1:
+            if pid == STACK_PID:
+                return True
+            pid = processes[pid][0] if pid in processes else 0
+        return False
+
+    groups: dict[str, float] = {}
+    for pid, (_, command, used) in processes.items():
+        if pid == os.getpid():
+            group = "loadtest"
+        elif "redis-server" in command:  # (the machine's: other clients' commands count too)
+            group = "redis"
+        elif command.startswith("postgres:"):
+            group = "postgres" if f" {DATABASE} " in command else "other"
+        elif STACK_PID is None or in_stack(pid):
+            group = next((name for name in ("granian", "celery", "redis") if name in command), "other")
+        else:
+            group = "other"
+        groups[group] = groups.get(group, 0.0) + used
     return groups
 
 
+OWN = ("granian", "postgres", "redis", "loadtest")  # the CPU a request costs (celery works beside)
+
+
+def own_ms(cores: dict[str, float], rate: float) -> float:
+    """CPU milliseconds per request of the web processes, PostgreSQL, Redis and the load generator."""
+    return sum(cores.get(name, 0.0) for name in OWN) / rate * 1000 if rate else float("nan")
+
+
 async def phase(
-    accounts: list[dict[str, str] | None], url: str, seconds: float, interval: float, force_close: bool
+    players: list[Player], url: str, seconds: float, interval: float, force_close: bool
 ) -> tuple[Tally, float]:
     """All players play for ``seconds`` (after a short warm-up); returns the tally and the time counted."""
     tally = Tally()
     warmup = 3.0
     stop = time.monotonic() + warmup + seconds
-    connections = [Connection(url, force_close) for _ in accounts]
+    connections = [
+        Connection(url, force_close, jar=player.cookies if player.kind == "browser" else None) for player in players
+    ]
     tasks = [
-        asyncio.create_task(player(n, connections[n], headers, tally, stop, interval))
-        for n, headers in enumerate(accounts)
-        if headers is not None
+        asyncio.create_task(play(player, connection, url, tally, stop, interval))
+        for player, connection in zip(players, connections, strict=True)
     ]
     await asyncio.sleep(warmup)
     tally.counting = True
@@ -325,20 +413,30 @@ async def phase(
     return tally, elapsed
 
 
-def report(title: str, tally: Tally, elapsed: float) -> float:
-    lat = sorted(tally.latencies)
-    rate = len(lat) / elapsed
-    q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
+def quantiles(latencies: list[float]) -> str:
+    q = statistics.quantiles(latencies, n=100) if len(latencies) >= 100 else [float("nan")] * 99
+    return f"{q[49] * 1000:6.1f} / {q[94] * 1000:6.1f} / {q[98] * 1000:6.1f} ms"
+
+
+def report(title: str, tally: Tally, elapsed: float, counts: dict[str, int]) -> dict[str, float]:
+    """Prints the phase; returns moves per second by kind of player and in all (``"all"``)."""
+    everything = [took for kind in KINDS for took in tally.latencies[kind]]
+    rates = {kind: len(tally.latencies[kind]) / elapsed for kind in KINDS}
+    rates["all"] = len(everything) / elapsed
     errors = sum(tally.errors.values())
     print(f"loadtest: {title}")
     print(
-        f"loadtest:   moves (incl. undos)      {rate:10,.0f} /s   [{len(lat)} moves in {elapsed:.1f} s, "
+        f"loadtest:   moves (incl. undos)      {rates['all']:10,.0f} /s   [{len(everything)} moves in {elapsed:.1f} s, "
         f"{tally.games} games, {tally.won} won]"
     )
-    print(f"loadtest:   latency p50/p95/p99      {q[49] * 1000:6.1f} / {q[94] * 1000:6.1f} / {q[98] * 1000:6.1f} ms")
+    for kind in KINDS:
+        if counts[kind]:
+            label = f"  {kind} ({counts[kind]} players)".ljust(27)
+            print(f"loadtest: {label}{rates[kind]:10,.0f} /s   p50/p95/p99 {quantiles(tally.latencies[kind])}")
+    print(f"loadtest:   latency p50/p95/p99      {quantiles(everything)}   (all moves)")
     print(f"loadtest:   errors                   {errors:10d}      {tally.errors if errors else ''}")
-    print_cpu("move", tally.cores, rate)
-    return rate
+    print_cpu("move", tally.cores, rates["all"])
+    return rates
 
 
 def print_cpu(what: str, cores: dict[str, float], rate: float) -> None:
@@ -353,35 +451,59 @@ def print_cpu(what: str, cores: dict[str, float], rate: float) -> None:
 async def run(args: argparse.Namespace, url: str) -> None:
     await wait_ready(url, 90)
     registering = Tally()
-    accounts = await asyncio.gather(*(register(n, url, registering) for n in range(args.players)))
+    wanted = [Player(n, "browser") for n in range(args.players)]
+    wanted += [Player(args.players + n, "token") for n in range(args.token_players)]
+    signed_up = []
+    for start in range(0, len(wanted), 16):  # a few at a time: each hashes a password
+        batch = wanted[start : start + 16]
+        signed_up += await asyncio.gather(*(sign_up(player, url, registering) for player in batch))
+    players = [player for player in signed_up if player is not None]
     if registering.errors:
         print(f"loadtest: registration errors {registering.errors}")
-    flat_out = await phase(accounts, url, args.seconds, 0.0, args.force_close)
-    ceiling, ceiling_cores = await trivial(url, args.players, min(10.0, args.seconds), args.force_close)
+    counts = {kind: sum(player.kind == kind for player in players) for kind in KINDS}
+    flat_out = await phase(players, url, args.seconds, 0.0, args.force_close)
+    ceiling, ceiling_cores = await trivial(url, len(players), min(10.0, args.seconds), args.force_close)
+    flat_moves = len([t for kind in KINDS for t in flat_out[0].latencies[kind]]) / flat_out[1]
+    rate = args.rate if args.rate is not None else flat_moves / 2
     paced = None
-    if args.rate > 0:
-        paced = await phase(accounts, url, args.seconds, args.players / args.rate, args.force_close)
-    print(f"loadtest: {args.players} players against {url}")
-    capacity = report("flat out (every player moves again as soon as it has the answer)", *flat_out)
-    print(f"loadtest:   trivial endpoint         {ceiling:10,.0f} /s   (/healthz, same players, flat out)")
+    if rate > 0:
+        paced = await phase(players, url, args.seconds, len(players) / rate, args.force_close)
+    print(
+        f"loadtest: {counts['browser']} browser players (session cookie, CSRF) and "
+        f"{counts['token']} token clients against {url}"
+    )
+    capacity = report("flat out (every player moves again as soon as it has the answer)", *flat_out, counts)
+    print(f"loadtest:   trivial endpoint         {ceiling:10,.0f} /s   (/healthz, same connections, flat out)")
     print_cpu("request", ceiling_cores, ceiling)
-    print(f"loadtest:   moves / trivial          {capacity / ceiling * 100:10.1f} %    (goal >= 50 %)")
+    print(f"loadtest:   moves / trivial          {capacity['all'] / ceiling * 100:10.1f} %    (goal >= 20 %)")
+    move_ms, trivial_ms = own_ms(flat_out[0].cores, capacity["all"]), own_ms(ceiling_cores, ceiling)
+    print(
+        f"loadtest:   ... by CPU               {trivial_ms / move_ms * 100:10.1f} %    ({move_ms:.2f} ms per move, "
+        f"{trivial_ms:.2f} per trivial request, in {'+'.join(OWN)}: the ratio when CPU-bound)"
+    )
+    browser_share = capacity["browser"] / ceiling * 100
+    print(f"loadtest:   browser moves / trivial  {browser_share:10.1f} %    (the browser players' moves alone)")
     if paced is not None:
         report(
-            f"paced: each player moves at most every {args.players / args.rate * 1000:.0f} ms, "
-            f"{args.rate:.0f} moves/s in all (goal >= 500 /s with p99 < 50 ms)",
+            f"paced: each player moves at most every {len(players) / rate * 1000:.0f} ms, "
+            f"{rate:.0f} moves/s in all, half the flat-out rate (goal p99 < 50 ms)",
             *paced,
+            counts,
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--players", type=int, default=64, help="browser players (session cookie and CSRF)")
+    parser.add_argument("--token-players", type=int, default=16, help="token clients (Authorization: Token)")
     parser.add_argument("--seconds", type=float, default=30, help="of each phase")
     parser.add_argument(
-        "--rate", type=float, default=520, help="moves per second of all players in the paced phase (0: no paced phase)"
+        "--rate",
+        type=float,
+        help="moves per second of all players in the paced phase (default: half the flat-out rate; 0: no paced phase)",
     )
     parser.add_argument("--url", help="an already running stack; default: start one")
+    parser.add_argument("--port", type=int, help="of the stack it starts (default: a free one)")
     parser.add_argument("--web-workers", type=int, help="web processes of the stack it starts")
     parser.add_argument("--force-close", action="store_true", help="a new connection per request")
     args = parser.parse_args()
@@ -389,9 +511,11 @@ def main() -> None:
     url = args.url
     if url is None:
         (ROOT / "var").mkdir(exist_ok=True)
-        port = free_port()
+        port = args.port or free_port()
         url = f"http://127.0.0.1:{port}"
         stack = start_stack(port, args.web_workers)
+        global STACK_PID
+        STACK_PID = stack.pid
     try:
         asyncio.run(run(args, url.rstrip("/")))
     finally:

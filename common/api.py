@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.middleware.csrf import get_token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .authentication import remember_token_entry, request_token, token_cache_key
-from .throttles import NOT_READ, count_ahead, take_handed_over, throttle_waits
+from .authentication import (
+    remember_token_entry,
+    request_token,
+    session_user_id,
+    token_cache_key,
+    user_cache_key,
+    user_entry_read_ahead,
+)
+from .throttles import NOT_READ, count_ahead, throttle_waits
 
 
 class ApiView(APIView):
@@ -20,19 +28,25 @@ class ApiView(APIView):
     # (A comment, not a docstring: drf-spectacular would show a docstring on every operation.)
 
     def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
-        if "HTTP_AUTHORIZATION" not in request.META:
+        # Only to a browser without the cookie: each get_token() masks the secret anew (32 random
+        # characters) and sets the cookie again, which cost a move a tenth of its CPU.
+        if "HTTP_AUTHORIZATION" not in request.META and settings.CSRF_COOKIE_NAME not in request.COOKIES:
             get_token(request._request)
         return super().finalize_response(request, response, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # A token client's account (cached) and its rate-limit counters: one round trip to Redis.
-        # (Or both came with a request that ``games.fast_moves`` counted and left to Django.)
-        entry = take_handed_over(request)
+        # The client's account (cached: of its token, or of its logged-in session) and its rate-limit
+        # counters: one round trip to Redis.
         token = request_token(request)
-        if entry is NOT_READ and token is not None:
+        if token is not None:
             entry = count_ahead(self.get_throttles(), request, self, read=token_cache_key(token))
-        if entry is not NOT_READ:
-            remember_token_entry(request, entry)
+            if entry is not NOT_READ:
+                remember_token_entry(request, entry)
+        elif (user_id := session_user_id(request)) is not None:
+            entry = count_ahead(self.get_throttles(), request, self, read=user_cache_key(user_id))
+            if entry is not NOT_READ:
+                with user_entry_read_ahead(user_id, entry):
+                    return super().initial(request, *args, **kwargs)
         super().initial(request, *args, **kwargs)
 
     def check_throttles(self, request: Request) -> None:

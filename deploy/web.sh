@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
 # The web process (Procfile, container image): granian serving yukon_site.wsgi.
 #
-# Why granian and these numbers, measured with bench/loadtest.py on the 2-core machine (64 players;
-# paced phase: 515 moves/s in all), same application code, each server started by hand in the load
-# generator's session (`--url`):
-#   gunicorn gthread, 2 processes x 4 threads: 636-642 moves/s flat out, paced p99 56-93 ms
-#   granian, 4 processes x 2 threads:          729-775 moves/s flat out, paced p99 19-28 ms
-#   (granian 4 x 1: 727-799 and 23-26 ms; 2 x 1: 673 and 54 ms)
-# Under `make loadtest` (honcho gives every process a session, which the kernel's autogroup
-# scheduling weighs like the load generator: see README) granian 4 x 2 did 713-730 moves/s with
-# a paced p99 of 50-71 ms, gunicorn 2 x 4 625-660 and 29-130 ms.
-# granian parses HTTP and keeps the connections in Rust: a move costs ~0.3 ms less CPU in the web
-# process (1.7 instead of 2.0 ms), and a trivial request about half.
+# Why granian: it parses HTTP and keeps the connections in Rust, so a request costs less CPU in
+# the web process than under gunicorn (measured with the token-move path this project had before
+# issue 18, which is gone; bench/loadtest.py now plays as browsers do, and its figures are in the
+# README and bench/loadtest_notes.md).
 # Two processes per core with two threads each: while one request waits on PostgreSQL or
 # Redis another runs, and a slow request (a hint's solver) never holds up a whole process.
 #

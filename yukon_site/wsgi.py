@@ -1,8 +1,4 @@
-"""WSGI entry point: ``granian --interface wsgi yukon_site.wsgi:application`` (``deploy/web.sh``).
-
-Django, behind :class:`games.fast_moves.FastMoves`, which answers the plain moves and undos of
-token clients without the middleware stack and DRF (and hands everything else to Django).
-"""
+"""WSGI entry point: ``granian --interface wsgi yukon_site.wsgi:application`` (``deploy/web.sh``)."""
 
 import gc
 import os
@@ -11,11 +7,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
 
-django_application = get_wsgi_application()
-
-from games.fast_moves import FastMoves  # noqa: E402 - needs the apps loaded
-
-application = FastMoves(django_application)
+application = get_wsgi_application()
 
 # The loaded application (Django, DRF, the URL and schema tables: a few hundred thousand objects)
 # lives as long as the process: freeze it out of the garbage collector's full passes. Under load

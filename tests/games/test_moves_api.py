@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from uuid import uuid4
 
+import pytest
+from django.db import OperationalError
+from rest_framework.test import APIClient
+
+from games import services
 from games.engine import Game as EngineGame
 from games.models import Game, MoveLog
 from tests import factories
@@ -218,3 +223,86 @@ def test_a_guest_plays_with_the_session_cookie(guest):
     assert guest.post(moves_url(game), {"from": "t7", "card": "TS", "to": "t2"}).status_code == 200
     assert guest.post(f"/api/v1/games/{game['id']}/undo").status_code == 200
     assert guest.get(moves_url(game)).json()["count"] == 2
+
+
+# -- who may move, and how a move is refused (kept from the retired token fast path's tests) ------
+
+
+def test_a_game_of_someone_else_or_none_at_all_is_not_found(player):
+    other = APIClient()
+    theirs = other.post("/api/v1/games", {"code": CODE}).json()
+    for url in (moves_url(theirs), f"/api/v1/games/{uuid4()}/moves"):
+        assert_error(player.post(url, {"from": "t7", "card": "TS", "to": "t2"}), 404, "not_found")
+    assert Game.objects.get(pk=theirs["id"]).moves == 0
+
+
+def test_a_request_with_neither_token_nor_session_owns_no_game(player, game):
+    assert_error(APIClient().post(moves_url(game), {"from": "t7", "card": "TS", "to": "t2"}), 404, "not_found")
+    assert Game.objects.get(pk=game["id"]).moves == 0
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    ("action", "body", "status", "code"),
+    [
+        ("moves", {"from": "t1", "card": "7H", "to": "t3"}, 422, "does_not_fit"),
+        ("moves", {"from": "t7", "card": "TS", "to": "t2", "seq": 5}, 409, "stale"),
+        ("moves", {"from": "x9", "to": "t2"}, 400, "bad_move"),
+        ("undo", {}, 422, "nothing_to_undo"),
+    ],
+)
+def test_refusals_are_answered_in_the_request_s_language(player, game, action, body, status, code, language):
+    answer = player.post(f"/api/v1/games/{game['id']}/{action}", body, HTTP_ACCEPT_LANGUAGE=language)
+    assert_error(answer, status, code)
+    assert answer.headers["Content-Language"] == language
+    assert Game.objects.get(pk=game["id"]).moves == 0
+
+
+def test_malformed_bodies_count_once_each_toward_the_move_limit(player, game, settings, steady_throttle_window):
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "moves": "4/minute"}}
+    for body in ({"from": "t7", "to": ["t2"]}, {"from": "t7", "card": "TS", "to": "t2", "seq": "zero"}, ["t7"]):
+        assert_error(player.post(moves_url(game), body), 400, "bad_request")
+    assert player.post(moves_url(game), {"from": "t7", "card": "TS", "to": "t2"}).status_code == 200  # the 4th
+
+    over = player.post(f"/api/v1/games/{game['id']}/undo", {"seq": 1})
+
+    assert_error(over, 429, "throttled")
+    assert int(over.headers["Retry-After"]) > 0
+    assert Game.objects.get(pk=game["id"]).moves == 1
+
+
+def test_an_inactive_account_s_token_cannot_move(account, player, game):
+    account.is_active = False
+    account.save()
+    assert_error(player.post(moves_url(game), {"from": "t7", "card": "TS", "to": "t2"}), 401, "authentication_failed")
+    assert Game.objects.get(pk=game["id"]).moves == 0
+
+
+def test_a_database_outage_during_a_move_is_a_503_with_retry_after(player, game, monkeypatch):
+    def down(**kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(services, "game_play", down)
+    answer = player.post(moves_url(game), {"from": "t7", "card": "TS", "to": "t2"})
+    assert_error(answer, 503, "service_unavailable")
+    assert answer.headers["Retry-After"] == "5"
+
+
+def test_a_logged_in_browser_moves_with_its_session_cookie_and_csrf_token(account):
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.get("/api/v1/auth/me")
+    login = {"username": account.username, "password": factories.PASSWORD}
+    assert (
+        browser.post("/api/v1/auth/login", login, HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value).status_code
+        == 200
+    )
+    csrf = browser.cookies["csrftoken"].value  # a new one with the login
+    game = browser.post("/api/v1/games", {"code": CODE}, HTTP_X_CSRFTOKEN=csrf).json()
+    move = {"from": "t7", "card": "TS", "to": "t2"}
+
+    assert_error(browser.post(moves_url(game), move), 403, "permission_denied")
+    answer = browser.post(moves_url(game), move, HTTP_X_CSRFTOKEN=csrf)
+
+    assert answer.status_code == 200 and answer.json()["moves"] == 1
+    assert Game.objects.get(pk=game["id"]).owner_id == account.pk
