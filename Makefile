@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint schema stack loadtest test-faults messages
+.PHONY: install run test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse
 
 install: $(STAMP)
 
@@ -36,6 +36,12 @@ lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
+# mypy --strict on the rules engine and the solver; the Django apps with the Django and DRF stubs at
+# the level pyproject.toml's [tool.mypy] sets (see there).
+typecheck: install
+	$(PY) -m mypy --strict games/engine games/solver
+	$(PY) -m mypy accounts common games stats frontend yukon_site
+
 # The texts' gettext catalogues (locale/): gather the texts of the code, the templates and the
 # scripts into the .po files, then compile the .mo files, which are committed, so that running the
 # service needs no gettext tools (these targets do: apt-get install -y gettext).
@@ -60,3 +66,9 @@ loadtest: install
 # Restart PostgreSQL and Redis and SIGKILL the worker under load; nothing answered 2xx may be lost.
 test-faults: install
 	YUKON_FAULT_TESTS=1 $(PY) -m pytest tests/faults $(PYTEST_ARGS)
+
+# Lighthouse's scores and CLS/LCP/TBT of every page, mobile and desktop, against granian with DEBUG=0 on
+# PostgreSQL and Redis (a benchmark, not a test; bench/lighthouse/run.py). LIGHTHOUSE_ARGS: e.g. --runs 1.
+lighthouse: install
+	cd bench/lighthouse && { [ -d node_modules ] || npm ci --no-audit --no-fund; }
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} PORT=$${PORT:-8102} $(PY) bench/lighthouse/run.py $(LIGHTHOUSE_ARGS)

@@ -171,17 +171,31 @@ class TokenApi(ApiView):
 
 
 class MeApi(ApiView):
-    permission_classes = [IsAuthenticated]
+    """Who is playing. A guest is a normal state, not an error: 200 with ``authenticated: false``
+    (and the session's settings), so that a guest's every page does not log a failed request.
+    A token that is wrong, revoked or of a deactivated account still gets 401."""
 
     @extend_schema(
         operation_id="auth_me",
-        summary="The logged-in account and its settings",
+        summary="Who is playing: the logged-in account and its settings, or a guest",
+        description="A guest (no login, no token) gets 200 with `authenticated: false`, `username` and "
+        "`date_joined` null, and the settings kept in the session. A bad token is 401.",
         responses={200: MeSerializer, **_errors(401)},
     )
     def get(self, request: Request) -> Response:
         user = request.user
+        if not user.is_authenticated:
+            return Response(
+                {
+                    "authenticated": False,
+                    "username": None,
+                    "date_joined": None,
+                    "settings": services.player_settings_get(user=None, session=request.session),
+                }
+            )
         return Response(
             {
+                "authenticated": True,
                 "username": user.get_username(),
                 "date_joined": user.date_joined,  # type: ignore[union-attr]
                 "settings": services.player_settings_get(user=user, session=request.session),

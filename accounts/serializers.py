@@ -51,6 +51,7 @@ class PlayerSettingsSerializer(serializers.Serializer):
 
 
 class MeSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    date_joined = serializers.DateTimeField()
+    authenticated = serializers.BooleanField(help_text="false for a guest (then username and date_joined are null)")
+    username = serializers.CharField(allow_null=True)
+    date_joined = serializers.DateTimeField(allow_null=True)
     settings = PlayerSettingsSerializer()

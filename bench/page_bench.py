@@ -21,58 +21,25 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import django
+from page_support import ARGS, CHROMIUM, Figures, first_load, served
 
-from common.limits import lifted_env  # noqa: E402
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+django.setup()  # tests.frontend.support, which holds the drop watcher the browser tests use, reads models
+
 from games.engine import Game, GameCode, Rule  # noqa: E402
 from tests.frontend.support import WATCH_DROP  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 800}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("the server stopped")
-        try:
-            urllib.request.urlopen(url + "/", timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the server did not answer")
+TIMING = """() => {
+    const mark = performance.getEntriesByName('board-rendered')[0];
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { rendered: mark ? mark.startTime : null, load: nav.loadEventEnd };
+}"""
 
 
 def drop_deals(count: int) -> list[tuple[str, str, str]]:
@@ -90,32 +57,20 @@ def drop_deals(count: int) -> list[tuple[str, str, str]]:
     return found
 
 
-def first_load(browser: Any, url: str, path: str) -> dict[str, float]:
-    context = browser.new_context(viewport=VIEWPORT, locale="de-DE")
-    page = context.new_page()
-    sizes: list[tuple[str, int]] = []
+def page_load(browser: Any, url: str, path: str) -> Figures:
+    """A first load of ``path``: its weight, and when the board (or the statistics) was ready."""
 
-    def finished(request: Any) -> None:
-        s = request.sizes()
-        sizes.append((request.url, s["responseHeadersSize"] + s["responseBodySize"] + s["requestHeadersSize"]))
+    def ready(page: Any) -> Figures:
+        if path == "/":
+            page.wait_for_function("performance.getEntriesByName('board-rendered').length > 0")
+        else:
+            page.wait_for_function("document.body.dataset.statsReady === '1'")
+        return {}
 
-    page.on("requestfinished", finished)
-    page.goto(url + path)
-    if path == "/":
-        page.wait_for_function("performance.getEntriesByName('board-rendered').length > 0")
-    else:
-        page.wait_for_function("document.body.dataset.statsReady === '1'")
-    page.wait_for_load_state("networkidle")
-    timing = page.evaluate(
-        """() => {
-            const mark = performance.getEntriesByName('board-rendered')[0];
-            const nav = performance.getEntriesByType('navigation')[0];
-            return { rendered: mark ? mark.startTime : null, load: nav.loadEventEnd };
-        }"""
-    )
-    context.close()
-    api = sum(size for u, size in sizes if "/api/" in u)
-    return {"total": sum(size for _, size in sizes), "api": api, "requests": len(sizes), **timing}
+    def settled(page: Any) -> Figures:
+        return dict(page.evaluate(TIMING))
+
+    return first_load(browser, url + path, viewport=VIEWPORT, ready=ready, settled=settled)
 
 
 def drop_latency(browser: Any, url: str, code: str, card: str, target: str) -> float:
@@ -149,27 +104,15 @@ def main() -> int:
         return 1
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
-        env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
-        env.update(lifted_env())
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = start_server(port, env)
-        try:
-            wait_ready(url, server)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                first_load(browser, url, "/")  # warm the server (imports, templates)
-                loads = [first_load(browser, url, "/") for _ in range(args.runs)]
-                stats_page = first_load(browser, url, "/stats")
-                latencies = [drop_latency(browser, url, *deal) for deal in drop_deals(args.runs)]
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with served() as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page_load(browser, url, "/")  # warm the server (imports, templates)
+        loads = [page_load(browser, url, "/") for _ in range(args.runs)]
+        stats_page = page_load(browser, url, "/stats")
+        latencies = [drop_latency(browser, url, *deal) for deal in drop_deals(args.runs)]
+        browser.close()
 
-    weight = statistics.median(load["total"] for load in loads) / 1024
+    weight = statistics.median(load["bytes"] for load in loads) / 1024
     api = statistics.median(load["api"] for load in loads) / 1024
     rendered = statistics.median(load["rendered"] for load in loads)
     loaded = statistics.median(load["load"] for load in loads)
@@ -177,7 +120,7 @@ def main() -> int:
         f"page weight: {weight:.1f} KB transferred on a first load of / ({loads[0]['requests']} requests, "
         f"{api:.1f} KB of it API), goal <= 200 KB"
     )
-    print(f"page weight: {stats_page['total'] / 1024:.1f} KB for /stats (Chart.js loaded there only)")
+    print(f"page weight: {stats_page['bytes'] / 1024:.1f} KB for /stats (Chart.js loaded there only)")
     print(
         f"render: dealt table at {rendered:.0f} ms after navigation start (load event {loaded:.0f} ms), "
         f"median of {args.runs}, goal < 1000 ms"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 
@@ -10,6 +11,11 @@ class ErrorSerializer(serializers.Serializer):
 
     error = serializers.CharField(help_text="Machine-readable code, e.g. `does_not_fit`, `stale`, `not_found`.")
     detail = serializers.CharField(help_text="What went wrong, in German (default) or English.")
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """An operation's error answers for ``@extend_schema(responses=...)``: each an :class:`ErrorSerializer`."""
+    return {status: OpenApiResponse(ErrorSerializer) for status in statuses}
 
 
 class StrictBooleanField(serializers.BooleanField):

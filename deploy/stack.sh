@@ -39,5 +39,6 @@ if url.scheme.startswith("postgres"):
             print(f"created database {name}")
 PY
 .venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py collectstatic --noinput -v0  # the hashed, compressed files DEBUG=0 serves
 echo "serving http://127.0.0.1:$PORT/ (granian), with a Celery worker and beat; Ctrl+C stops all"
 exec .venv/bin/honcho start -f Procfile "$@"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -17,12 +18,13 @@ from rest_framework.throttling import BaseThrottle
 from common.api import ApiView
 from common.errors import BAD_STATUS, ApplicationError, ErrorCode
 from common.pagination import LongPagePagination, PagePagination
-from common.serializers import ErrorSerializer
+from common.serializers import error_responses
 from common.throttles import throttles
 from games.engine import BadCode, BadMove, GameCode, Move, Rule
+from games.engine import Game as EngineGame
 
 from . import selectors, services
-from .models import StatusChoices
+from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
 from .serializers import (
@@ -49,10 +51,6 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
-
-
 def player_of(request: Request, *, start_session: bool = False) -> Player:
     """The account of the request, or the guest of its session (started here if asked to)."""
     if request.user.is_authenticated:
@@ -70,7 +68,9 @@ def _idempotency(request: Request) -> services.Idempotency | None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
-    return services.Idempotency.of(key=key, method=request.method or "", path=request.path, body=request.data)
+    return services.Idempotency.of(
+        key=key, method=request.method or "", path=request.path, body=request.data, render=outcome_state
+    )
 
 
 def play_input(data: Any) -> tuple[Move, int | None]:
@@ -83,9 +83,22 @@ def play_input(data: Any) -> tuple[Move, int | None]:
         raise ApplicationError(ErrorCode.BAD_MOVE, reason=reason) from None
 
 
+def state_of(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
+    """The state answer of ``game`` at ``now``."""
+    length = selectors.daily_solution_length(game=game, now=now)
+    return game_state(game=game, now=now, engine=engine, solution_length=length)
+
+
+def outcome_state(outcome: services.MoveOutcome) -> dict[str, Any]:
+    """The state answer of an accepted move or undo (a retry's: the first answer, as stored)."""
+    if outcome.answer is not None:
+        return outcome.answer
+    return state_of(game=outcome.game, now=outcome.at, engine=outcome.engine)
+
+
 def _state_response(outcome: services.MoveOutcome) -> Response:
     headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
-    return Response(outcome.state, headers=headers)
+    return Response(outcome_state(outcome), headers=headers)
 
 
 class GameListCreateApi(ApiView, GenericAPIView):
@@ -110,7 +123,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
                 "Anything else is 400 `bad_request`.",
             )
         ],
-        responses={200: GameSummarySerializer(many=True), **_errors(400, 404)},
+        responses={200: GameSummarySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
@@ -128,7 +141,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         operation_id="games_create",
         summary="Start a game",
         request=GameStartSerializer,
-        responses={201: GameStateSerializer, **_errors(400, 403, 429, 503)},
+        responses={201: GameStateSerializer, **error_responses(400, 403, 429, 503)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameStartSerializer(data=request.data)
@@ -147,18 +160,18 @@ class GameListCreateApi(ApiView, GenericAPIView):
             daily=data["daily"],
             replace_untouched=data["replace_untouched"],
         )
-        return Response(game_state(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
+        return Response(state_of(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
 
 
 class GameDetailApi(ApiView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game's state",
-        responses={200: GameStateSerializer, **_errors(404)},
+        responses={200: GameStateSerializer, **error_responses(404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))
-        return Response(game_state(game=game, now=timezone.now()))
+        return Response(state_of(game=game, now=timezone.now()))
 
 
 class GameMovesApi(ApiView, GenericAPIView):
@@ -170,7 +183,7 @@ class GameMovesApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="games_moves_list",
         summary="The move log",
-        responses={200: MoveLogEntrySerializer(many=True), **_errors(400, 404)},
+        responses={200: MoveLogEntrySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id=game_id, player=player_of(request))
@@ -182,7 +195,7 @@ class GameMovesApi(ApiView, GenericAPIView):
         summary="Play a move",
         request=MovePlaySerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
+        responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         move, seq = play_input(request.data)
@@ -205,7 +218,7 @@ class GameUndoApi(ApiView):
         summary="Undo the last move",
         request=UndoSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={200: GameStateSerializer, **_errors(400, 404, 409, 422, 429)},
+        responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         outcome = services.game_undo(

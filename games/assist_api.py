@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
-from common.serializers import ErrorSerializer
+from common.serializers import error_responses
 from common.throttles import throttles
 
 from . import assist
@@ -29,7 +29,7 @@ class WinnableSerializer(serializers.Serializer):
     )
 
 
-_ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (404, 422, 429)}
+_ERRORS = error_responses(404, 422, 429)
 
 
 class GameHintApi(ApiView):

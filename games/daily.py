@@ -18,11 +18,13 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from celery import shared_task
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
+from common.retries import RETRY
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.solver import Verdict, solve
@@ -42,6 +44,7 @@ __all__ = [
     "daily_deal_assign",
     "daily_deal_today",
     "daily_deals_prepare",
+    "daily_deals_prepare_task",
     "daily_draw",
     "day_end",
     "utc_today",
@@ -96,6 +99,13 @@ def daily_deals_prepare(*, today: date | None = None) -> DailyPreparation:
     return DailyPreparation(drawn=max(0, wanted), assigned=assigned, spares=left)
 
 
+@shared_task(name="games.daily_deals_prepare", **RETRY)
+def daily_deals_prepare_task() -> None:
+    """Beat, every few minutes (and on demand when a request finds no deal for today): today's and
+    the next days' certified deals, and the spares."""
+    daily_deals_prepare()
+
+
 def daily_deal_assign(*, day: date) -> DailyDeal | None:
     """``day``'s deal: the one it has, or the oldest spare given that date now; ``None`` when there
     is neither. Safe when requests ask at the same moment: a spare is taken by a conditional
@@ -137,6 +147,7 @@ def daily_attempts_close(*, now: datetime | None = None) -> int:
     )
     closed = 0
     for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
+        assert day is not None  # daily__lt leaves out the games without a day
         closed += open_attempts.filter(daily=day).update(closed_at=day_end(day))
     return closed
 
@@ -155,10 +166,8 @@ def _prepare_soon() -> None:
 def prepare_dispatch() -> None:
     from yukon_site.celery import app
 
-    from .tasks import daily_deals_prepare as task
-
     logger.warning("no daily deal ready for today: preparing one")
     if app.conf.task_always_eager:
-        threading.Thread(target=task.apply, name="daily-deals-prepare", daemon=True).start()
+        threading.Thread(target=daily_deals_prepare_task.apply, name="daily-deals-prepare", daemon=True).start()
     else:
-        task.delay()
+        daily_deals_prepare_task.delay()

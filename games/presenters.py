@@ -1,4 +1,8 @@
-"""What a player may see of a game (SPEC section 7). Face-down cards are only ever "XX"."""
+"""What a player may see of a game (SPEC section 7). Face-down cards are only ever "XX".
+
+Pure functions of what they are given: they render and never query (the API reads what they
+need through :mod:`games.selectors`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 from games.engine import Game as EngineGame
 
 from .daily import utc_today
-from .models import DailyDeal, Game, MoveLog, day_end
+from .models import Game, MoveLog, day_end
 
 
 def public_code(game: Game, now: datetime) -> str | None:
@@ -16,6 +20,16 @@ def public_code(game: Game, now: datetime) -> str | None:
     if game.daily is not None and game.daily >= utc_today(now):
         return None
     return game.code
+
+
+def _identity(game: Game, now: datetime) -> dict[str, Any]:
+    """The first fields of a game's state and of its line in the list: which game, of which deal."""
+    return {
+        "id": str(game.id),
+        "code": public_code(game, now),
+        "rule": game.rule,
+        "daily": game.daily.isoformat() if game.daily else None,
+    }
 
 
 def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
@@ -34,14 +48,14 @@ def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
     }
 
 
-def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
-    """The state answer of the API, built from the engine's player view."""
+def game_state(
+    *, game: Game, now: datetime, solution_length: int | None, engine: EngineGame | None = None
+) -> dict[str, Any]:
+    """The state answer of the API, built from the engine's player view; ``solution_length`` as
+    :func:`games.selectors.daily_solution_length` gives it."""
     view = (engine or EngineGame.from_state(game.state)).view()
     return {
-        "id": str(game.id),
-        "code": public_code(game, now),
-        "rule": game.rule,
-        "daily": game.daily.isoformat() if game.daily else None,
+        **_identity(game, now),
         **daily_standing(game, now),
         "status": view["status"],
         "tableau": view["tableau"],
@@ -52,25 +66,15 @@ def game_state(*, game: Game, now: datetime, engine: EngineGame | None = None) -
         "undo_available": view["undo_available"],
         "legal_moves": view["legal_moves"],
         "last": view["last"],
-        "solution_length": solution_length(game, now),
+        "solution_length": solution_length,
     }
-
-
-def solution_length(game: Game, now: datetime) -> int | None:
-    """The certified solution length of a daily deal once its day is over (it says how hard it was)."""
-    if game.daily is None or game.daily >= utc_today(now):
-        return None
-    return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
 
 
 def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
     """One line of the game list (no cards)."""
     standing = daily_standing(game, now)
     return {
-        "id": str(game.id),
-        "code": public_code(game, now),
-        "rule": game.rule,
-        "daily": game.daily.isoformat() if game.daily else None,
+        **_identity(game, now),
         "ranked": standing["ranked"],
         "closed": standing["closed"],
         "review": standing["review"],

@@ -22,6 +22,7 @@ from games.engine import BadCode, BadMove, IllegalMove
 from games.engine import Game as EngineGame
 
 from .models import Game, MoveLog, ReviewChoices, StatusChoices
+from .signals import ranked_wins_decided_send
 
 
 def ranked_win_review(*, game_id: UUID | str) -> str | None:
@@ -51,7 +52,7 @@ def ranked_win_decide(*, game_ids: list[Any], approve: bool, by: Any, now: datet
         )
         Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)
         decided = [str(pk) for pk in held]
-        transaction.on_commit(lambda: _board_update(decided), robust=True)
+        ranked_wins_decided_send(game_ids=decided)  # the boards listen (after the commit)
     return decided
 
 
@@ -75,10 +76,3 @@ def _verdict(game: Game, entries: list[tuple[int, str, datetime]]) -> tuple[str,
     if median < settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS:
         return ReviewChoices.HELD, f"median gap between moves {median:.0f} ms"
     return ReviewChoices.VERIFIED, f"replayed {len(entries)} moves; median gap {median:.0f} ms"
-
-
-def _board_update(game_ids: list[str]) -> None:
-    from stats import tasks as stats_tasks  # the board listens to the games' decisions
-
-    for game_id in game_ids:
-        stats_tasks.daily_result_update.delay(game_id)

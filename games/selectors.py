@@ -1,14 +1,17 @@
-"""Reads: a player's games, their move logs, and the ranked wins that count."""
+"""Reads: a player's games, their move logs, a past daily deal's solution length, and the ranked
+wins that count."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 from django.db.models import QuerySet
 
 from common.errors import ApplicationError, ErrorCode
 
-from .models import COUNTED_REVIEWS, Game, MoveLog, StatusChoices
+from .daily import utc_today
+from .models import COUNTED_REVIEWS, DailyDeal, Game, MoveLog, StatusChoices
 from .players import Player
 
 
@@ -43,3 +46,11 @@ def counted_ranked_wins() -> QuerySet[Game]:
 
 def move_log_list(*, game: Game) -> QuerySet[MoveLog]:
     return MoveLog.objects.filter(game=game).order_by("seq")
+
+
+def daily_solution_length(*, game: Game, now: datetime) -> int | None:
+    """The certified solution length of a daily game's deal once its day is over (it says how hard
+    the deal was); ``None`` for any other game, without a query."""
+    if game.daily is None or game.daily >= utc_today(now):
+        return None
+    return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()

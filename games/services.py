@@ -14,7 +14,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -25,35 +24,45 @@ from django.utils import timezone
 from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
-from stats import tasks as stats_tasks
 
 from . import store
 from .daily import daily_deal_today
 from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices, day_end
 from .players import Player
-from .presenters import game_state
-
-
-@dataclass(frozen=True, slots=True)
-class Idempotency:
-    """The ``Idempotency-Key`` of a request and a fingerprint of what it asked for."""
-
-    key: str
-    fingerprint: str
-
-    @classmethod
-    def of(cls, *, key: str, method: str, path: str, body: Any) -> Idempotency:
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-        digest = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
-        return cls(key=key, fingerprint=digest)
+from .signals import game_won_send
 
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """The state answer of an accepted move or undo; ``replayed`` when it is a stored first answer."""
+    """An accepted move or undo: the game as written, its engine, and the time it was made.
 
-    state: dict[str, Any]
+    ``answer`` is the answer kept for the request's ``Idempotency-Key``; ``replayed`` when this is
+    a retry that gets the first request's stored answer (then ``game`` is the game as read now).
+    """
+
+    game: Game
+    at: datetime
+    engine: EngineGame | None = None
+    answer: dict[str, Any] | None = None
     replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """The ``Idempotency-Key`` of a request, a fingerprint of what it asked for, and how the API
+    renders an accepted one (that answer is stored with the move, for the retries)."""
+
+    key: str
+    fingerprint: str
+    render: Callable[[MoveOutcome], dict[str, Any]]
+
+    @classmethod
+    def of(
+        cls, *, key: str, method: str, path: str, body: Any, render: Callable[[MoveOutcome], dict[str, Any]]
+    ) -> Idempotency:
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+        digest = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
+        return cls(key=key, fingerprint=digest, render=render)
 
 
 def game_start(
@@ -158,7 +167,7 @@ def games_claim_guest(*, session_key: str | None, user: Any) -> int:
     won = [str(pk) for pk in guest_games.filter(status=StatusChoices.WON).values_list("pk", flat=True)]
     claimed = guest_games.update(owner=user, guest_session_key="")
     for game_id in won:
-        transaction.on_commit(partial(stats_tasks.personal_best_update.delay, game_id), robust=True)
+        game_won_send(game_id=game_id, ranked=False)
     return claimed
 
 
@@ -190,31 +199,30 @@ def _game_change(
         if idempotency is not None:
             record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
             if record is not None:
-                return _replay(record, idempotency)
+                return _replay(record, idempotency, game=game)
         now = timezone.now()
         try:
-            engine, log = _game_apply(game=game, seq=seq, change=change, now=now)
+            engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
         except ApplicationError as exc:  # refused: nothing changed, but the answer is kept
             if idempotency is not None:
                 _refusal_store(game=game, player=player, idempotency=idempotency, error=exc)
             raise
-        state = game_state(game=game, engine=engine, now=now)
+        outcome = MoveOutcome(game=game, at=now, engine=engine)
         record = None
         if idempotency is not None:
-            record = _record(game=game, player=player, idempotency=idempotency, status=200, body=state)
+            outcome = MoveOutcome(game=game, at=now, engine=engine, answer=idempotency.render(outcome))
+            record = _record(game=game, player=player, idempotency=idempotency, status=200, body=outcome.answer)
         try:
-            saved = store.game_change_save(
-                game=game, read_version=read_version, fields=_changed_fields(game, engine), log=log, record=record
-            )
+            saved = store.game_change_save(game=game, read_version=read_version, fields=fields, log=log, record=record)
         except IntegrityError:
             # Another request stored the same key first (on another game: the versions differ).
             if idempotency is None:
                 raise
-            return _replay_stored(player=player, idempotency=idempotency)
+            return _replay_stored(game=game, player=player, idempotency=idempotency)
         if saved:
             if engine.is_won:
                 _game_won_effects(game)
-            return MoveOutcome(state=state)
+            return outcome
     # Other requests kept changing the game each time (not seen outside of a stress test).
     raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
@@ -224,8 +232,9 @@ CHANGE_ATTEMPTS = 8
 
 def _game_apply(
     *, game: Game, seq: int | None, change: Callable[[EngineGame], MoveResult], now: datetime
-) -> tuple[EngineGame, MoveLog]:
-    """Change ``game`` (in memory) by the engine; returns the engine and the new log entry."""
+) -> tuple[EngineGame, MoveLog, list[str]]:
+    """Change ``game`` (in memory) by the engine; returns the engine, the new log entry and the
+    fields this change set (only those are written)."""
     if seq is not None and seq != game.moves:
         raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
@@ -233,10 +242,12 @@ def _game_apply(
         result = change(engine)
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
+    fields = ["state", "score", "moves", "version"]
     if game.ranked and game.closed_at is None and game.daily is not None and now >= day_end(game.daily):
         # The day closed before this move (the midnight task may not have come yet): from now on
         # the game is practice, whatever this move does.
         game.closed_at = day_end(game.daily)
+        fields.append("closed_at")
     log = MoveLog(
         game=game,
         seq=engine.moves,
@@ -253,16 +264,11 @@ def _game_apply(
         game.status = StatusChoices.WON
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
+        fields += ["status", "finished_at", "time_ms"]
         if game.ranked and game.closed_at is None:
             game.review = ReviewChoices.PENDING  # replayed and timed by the task before it counts
-    return engine, log
-
-
-def _changed_fields(game: Game, engine: EngineGame) -> list[str]:
-    fields = ["state", "score", "moves", "version"]
-    if game.closed_at is not None and game.ranked:
-        fields.append("closed_at")
-    return [*fields, "status", "finished_at", "time_ms", "review"] if engine.is_won else fields
+            fields.append("review")
+    return engine, log, fields
 
 
 def _record(*, game: Game, player: Player, idempotency: Idempotency, status: int, body: Any) -> IdempotencyRecord:
@@ -284,15 +290,15 @@ def _refusal_store(*, game: Game, player: Player, idempotency: Idempotency, erro
         with transaction.atomic():
             record.save(force_insert=True)
     except IntegrityError:
-        _replay_stored(player=player, idempotency=idempotency)  # raises the stored answer's error
+        _replay_stored(game=game, player=player, idempotency=idempotency)  # raises the stored answer's error
 
 
-def _replay_stored(*, player: Player, idempotency: Idempotency) -> MoveOutcome:
+def _replay_stored(*, game: Game, player: Player, idempotency: Idempotency) -> MoveOutcome:
     """The answer stored by the request that took the same key a moment ago."""
     record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
     if record is None:  # the unique key was not what failed
         raise RuntimeError("an integrity error without a stored answer")
-    return _replay(record, idempotency)
+    return _replay(record, idempotency, game=game)
 
 
 def _has_played_daily(*, user: Any, day: date) -> bool:
@@ -306,23 +312,17 @@ def _has_played_daily(*, user: Any, day: date) -> bool:
 
 
 def _game_won_effects(game: Game) -> None:
-    """After the commit: the account's personal bests and, for a ranked attempt, the daily board.
-
-    ``robust``: the move is committed whatever the broker does; the periodic rebuild repairs a
-    daily board whose task never went out.
-    """
+    """After the commit, one event (:data:`games.signals.game_won`): the account's personal bests
+    and, for a ranked attempt, its check and the daily board listen to it. A guest's win sends none."""
     if game.owner_id is None:
         return
-    game_id = str(game.id)
-    transaction.on_commit(partial(stats_tasks.personal_best_update.delay, game_id), robust=True)
-    if game.review == ReviewChoices.PENDING:
-        transaction.on_commit(partial(stats_tasks.daily_result_update.delay, game_id), robust=True)
+    game_won_send(game_id=str(game.id), ranked=game.review == ReviewChoices.PENDING)
 
 
-def _replay(record: IdempotencyRecord, idempotency: Idempotency) -> MoveOutcome:
+def _replay(record: IdempotencyRecord, idempotency: Idempotency, *, game: Game) -> MoveOutcome:
     if record.fingerprint != idempotency.fingerprint:
         raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
     if record.response_status != 200:
         body = record.response_body
         raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
-    return MoveOutcome(state=record.response_body, replayed=True)
+    return MoveOutcome(game=game, at=record.created_at, answer=record.response_body, replayed=True)

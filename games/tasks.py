@@ -1,4 +1,6 @@
-"""Celery tasks of the games app: thin, idempotent, calling services.
+"""Celery tasks of the games app: thin, idempotent, calling services. The daily deals' task
+lives with the daily deal (:func:`games.daily.daily_deals_prepare_task`), imported here for the
+worker's autodiscovery.
 
 Delivery is at least once (late acknowledgement, re-queued when a worker dies, see
 ``yukon_site/celery.py``): every task is an idempotent upsert or recomputation, so a retry or
@@ -10,32 +12,27 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from . import daily, postmortem, services
+from common.retries import RETRY
 
-RETRY = {
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": 2,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-    "ignore_result": True,
-}
+from . import daily, postmortem, services
+from .daily import daily_deals_prepare_task
+
+__all__ = [
+    "RETRY",
+    "daily_attempts_close",
+    "daily_deals_prepare_task",
+    "game_postmortem",
+    "idempotency_records_prune",
+    "postmortems_pending",
+]
 
 
 @shared_task(name="games.idempotency_records_prune", ignore_result=True)
 def idempotency_records_prune(hours: int = 24) -> None:
     """Beat, hourly: drop idempotency records older than ``hours`` (retries come within seconds)."""
     services.idempotency_records_prune(before=timezone.now() - timedelta(hours=hours))
-
-
-@shared_task(name="games.daily_deals_prepare", **RETRY)
-def daily_deals_prepare() -> None:
-    """Beat, every few minutes (and on demand when a request finds no deal for today): today's and
-    the next days' certified deals, and the spares."""
-    daily.daily_deals_prepare()
 
 
 @shared_task(name="games.daily_attempts_close", **RETRY)

@@ -9,14 +9,14 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
-from common.serializers import ErrorSerializer
+from common.serializers import error_responses
 from games.daily import daily_deal_today, utc_today
 from games.models import DailyDeal, day_end
 
@@ -31,10 +31,6 @@ DAY_PARAMETER = OpenApiParameter(
     location=OpenApiParameter.PATH,
     description="A UTC date `YYYY-MM-DD` (400 `bad_date` if malformed; 404 `not_found` without a deal).",
 )
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
 def _parse_day(text: str) -> date:
@@ -80,7 +76,7 @@ class DailyTodayApi(ApiView):
         operation_id="daily_today",
         summary="Today's daily deal (UTC): date, rule, how many have played, when it closes, your attempt; "
         "never its code",
-        responses={200: DailyDealSerializer, **_errors(503)},
+        responses={200: DailyDealSerializer, **error_responses(503)},
     )
     def get(self, request: Request) -> Response:
         return Response(DailyDealSerializer(_deal_body(_deal_of(utc_today()), request)).data)
@@ -91,7 +87,7 @@ class DailyDayApi(ApiView):
         operation_id="daily_retrieve",
         summary="The daily deal of a date; its code once that day is over",
         parameters=[DAY_PARAMETER],
-        responses={200: DailyDealSerializer, **_errors(400, 404, 503)},
+        responses={200: DailyDealSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
         return Response(DailyDealSerializer(_deal_body(_deal_of(_parse_day(day)), request)).data)
@@ -102,11 +98,12 @@ class DailyLeaderboardApi(ApiView):
         operation_id="leaderboards_daily",
         summary="The daily leaderboard of a date: top 100 by time, then moves, then finish time",
         parameters=[DAY_PARAMETER],
-        responses={200: DailyBoardSerializer, **_errors(400, 404, 503)},
+        responses={200: DailyBoardSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
-        deal = _deal_of(_parse_day(day))
-        board = selectors.daily_board(day=deal.date, user=request.user)
+        parsed = _parse_day(day)
+        _deal_of(parsed)  # a board only for a day with a deal up to today
+        board = selectors.daily_board(day=parsed, user=request.user)
         if board is None:
             raise ApplicationError(ErrorCode.NOT_FOUND)
         body = {
@@ -124,7 +121,7 @@ class MyStatsApi(ApiView):
     @extend_schema(
         operation_id="me_stats",
         summary="Your statistics: totals, personal bests, daily streaks and rank, history",
-        responses={200: PlayerStatsSerializer, **_errors(401)},
+        responses={200: PlayerStatsSerializer, **error_responses(401)},
     )
     def get(self, request: Request) -> Response:
         stats = selectors.player_stats(user=request.user, now=timezone.now())
@@ -135,7 +132,7 @@ class PlayerStatsApi(ApiView):
     @extend_schema(
         operation_id="players_stats",
         summary="A player's public statistics",
-        responses={200: PlayerStatsSerializer, **_errors(404)},
+        responses={200: PlayerStatsSerializer, **error_responses(404)},
     )
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username=username)

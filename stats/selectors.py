@@ -90,6 +90,7 @@ def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) 
     entries: list[BoardEntry] = []
     me: BoardEntry | None = None
     user_id = user.pk if user is not None and user.is_authenticated else None
+    my_name = user.get_username() if user is not None and user_id is not None else ""
     previous_key: tuple[int, int, datetime] | None = None
     for position, (owner_id, username, time_ms, moves, score, finished_at) in enumerate(rows, start=1):
         key = (time_ms, moves, finished_at)
@@ -107,7 +108,7 @@ def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) 
         if mine is not None:
             me = BoardEntry(
                 rank=daily_rank(day=day, time_ms=mine["time_ms"], moves=mine["moves"], finished_at=mine["finished_at"]),
-                username=user.get_username(),
+                username=my_name,
                 time_ms=mine["time_ms"],
                 moves=mine["moves"],
                 score=mine["score"],
@@ -233,7 +234,7 @@ def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
     results = list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
     # Streaks count ranked daily wins only, those on their boards (a guest's win claimed at
     # sign-up, a practice game, a held or closed attempt are none).
-    won_days = sorted(set(counted_ranked_wins().filter(owner=user).values_list("daily", flat=True)))
+    won_days = sorted({day for day in counted_ranked_wins().filter(owner=user).values_list("daily", flat=True) if day})
     current, longest = _streaks(won_days, today=today)
     ranks = [
         row["rank"]

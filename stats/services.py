@@ -7,8 +7,10 @@ number of indexed point reads and upserts, however many games and results there 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -31,7 +33,7 @@ def personal_best_record(*, game_id: UUID | str) -> None:
     """Fold a won game of an account into its bests of that rule: best time and fewest moves
     (``LEAST``), and the count of clean wins (625 points), recounted from the account's games of
     that rule, so that a second run counts nothing twice."""
-    game = (
+    game: Mapping[str, Any] | None = (
         Game.objects.filter(pk=game_id, status=StatusChoices.WON, owner__isnull=False, time_ms__isnull=False)
         .values("owner_id", "rule", "time_ms", "moves")
         .first()
@@ -76,7 +78,7 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
     account), or take it off if it does not count (held, rejected, invalid); returns whether it
     is on the board."""
     ranked_win_review(game_id=game_id)
-    game = (
+    game: Mapping[str, Any] | None = (
         counted_ranked_wins()
         .filter(pk=game_id)
         .values("id", "owner_id", "daily", "time_ms", "moves", "score", "finished_at")

@@ -14,9 +14,10 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
 from common.pagination import PagePagination
+from common.serializers import error_responses
 
 from . import archive, standing
-from .api import DAY_PARAMETER, _deal_of, _errors, _parse_day
+from .api import DAY_PARAMETER, _deal_of, _parse_day
 
 
 class BarSerializer(serializers.Serializer):
@@ -69,7 +70,7 @@ class DailyStandingApi(ApiView):
         "and during the day only to an account whose ranked attempt is won (with its mark in `me`). "
         "Only counted results are in them (held, rejected, closed attempts are not). Nothing names the deal.",
         parameters=[DAY_PARAMETER],
-        responses={200: StandingSerializer, **_errors(400, 404, 503)},
+        responses={200: StandingSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
         deal = _deal_of(_parse_day(day))
@@ -126,7 +127,7 @@ class DailyArchiveApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="daily_archive",
         summary="Past daily deals, newest first: players, winners, winning time, par, your result and rank",
-        responses={200: ArchiveDaySerializer(many=True), **_errors(400, 404)},
+        responses={200: ArchiveDaySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(archive.archive_deals())

@@ -12,8 +12,8 @@ from datetime import date, timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from common.retries import RETRY
 from games import daily
-from games.tasks import RETRY
 
 from . import services, standing
 

@@ -34,6 +34,16 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _plain_static_files(settings: Any) -> None:
+    """Tests run with DEBUG off and no collectstatic: the pages name the plain static files.
+    (The production storage, hashed and compressed, is tested in tests/frontend/test_static_files.py.)"""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(settings: Any) -> None:
     """Throttle counters live in the cache: every test gets a namespace of its own.
 

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "common.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "frontend.middleware.PageGZipMiddleware",  # pages gzipped (why that is safe from BREACH: there)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "common.middleware.RefuseNulMiddleware",  # after the locale: its answer is in the request's language
@@ -226,7 +227,14 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"  # collectstatic's target; made here so WhiteNoise finds it
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-WHITENOISE_USE_FINDERS = True  # serve straight from the apps: no collectstatic needed to start
+# Minified, hashed names, gzip and brotli copies, served with immutable caching (frontend/storage.py).
+# With DEBUG off the pages name the hashed files: `manage.py collectstatic` must have run (Dockerfile,
+# deploy/stack.sh). Under DEBUG (`make run`) they name the plain files, served from the apps.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "frontend.storage.StaticStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
 
 # -- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

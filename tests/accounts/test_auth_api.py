@@ -84,7 +84,7 @@ def test_login_with_bad_credentials_is_400(guest, account, password):
         400,
         "bad_credentials" if password else "bad_request",
     )
-    assert guest.get("/api/v1/auth/me").status_code == 401
+    assert guest.get("/api/v1/auth/me").json()["authenticated"] is False
     if password:
         assert body["detail"] == "The username or password is wrong."
 
@@ -97,7 +97,7 @@ def test_logout_ends_the_session(guest, account):
     guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
 
     assert guest.post("/api/v1/auth/logout").status_code == 204
-    assert_error(guest.get("/api/v1/auth/me"), 401, "not_authenticated")
+    assert guest.get("/api/v1/auth/me").json()["authenticated"] is False
 
 
 def test_logout_with_a_token_revokes_it(account, player):
@@ -140,7 +140,10 @@ def test_a_change_of_the_account_ends_its_browser_sessions_at_once(guest, accoun
     else:
         account.delete()
 
-    assert_error(guest.get("/api/v1/auth/me"), 401, "not_authenticated")
+    me = guest.get("/api/v1/auth/me")  # the browser is a guest again
+    assert me.status_code == 200
+    assert me.json()["authenticated"] is False
+    assert me.json()["username"] is None
 
 
 def test_a_renamed_account_shows_its_new_name_to_its_session_at_once(guest, account):
@@ -156,17 +159,32 @@ def test_logout_of_a_visitor_is_harmless(guest):
     assert guest.post("/api/v1/auth/logout").status_code == 204
 
 
-def test_me_is_401_for_anonymous_visitors_in_their_language(guest):
-    german = assert_error(guest.get("/api/v1/auth/me"), 401, "not_authenticated")
-    english = assert_error(guest.get("/api/v1/auth/me", HTTP_ACCEPT_LANGUAGE="en-US"), 401, "not_authenticated")
+def test_me_answers_a_guest_without_an_error(guest):
+    guest.put("/api/v1/auth/settings", {**DEFAULTS, "double_click": False})
 
-    assert german["detail"] == "Bitte melde dich an."
-    assert english["detail"] == "Please log in."
+    response = guest.get("/api/v1/auth/me")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "authenticated": False,
+        "username": None,
+        "date_joined": None,
+        "settings": {**DEFAULTS, "double_click": False},
+    }
+
+
+def test_me_is_still_401_for_a_bad_token_in_its_language():
+    bad = APIClient(HTTP_AUTHORIZATION="Token not-a-real-key")
+    german = assert_error(bad.get("/api/v1/auth/me"), 401, "authentication_failed")
+    english = assert_error(bad.get("/api/v1/auth/me", HTTP_ACCEPT_LANGUAGE="en-US"), 401, "authentication_failed")
+
+    assert german["detail"] != english["detail"]
 
 
 def test_me_shows_the_account_and_its_settings(account, player):
     body = player.get("/api/v1/auth/me").json()
 
+    assert body["authenticated"] is True
     assert body["username"] == account.username
     assert body["settings"] == DEFAULTS
     assert "date_joined" in body

@@ -34,7 +34,8 @@ def test_every_button_on_a_phone_has_a_name_and_shows_an_icon_or_text(new_page: 
     screenshot(page, "play-phone-de", full_page=False)
     unnamed = page.evaluate(
         """() => [...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null).filter((b) => {
-            const label = (b.getAttribute('aria-label') || '').trim();
+            // Named by aria-label, or by its own words where they show (WCAG 2.5.3 wants no other name).
+            const label = (b.getAttribute('aria-label') || (b.innerText || '')).trim();
             const shown = [...b.querySelectorAll('svg, span')].some((el) => el.getBoundingClientRect().width > 0)
                 || (b.childElementCount === 0 && b.textContent.trim() !== '');
             return !label || !shown;

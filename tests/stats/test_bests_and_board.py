@@ -30,7 +30,7 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         won = win_as_a_human(player, state["id"])
 
-    assert len(callbacks) == 2  # personal bests, then the board
+    assert len(callbacks) == 1  # one event (games.signals.game_won): stats sends its bests and board tasks
     assert won["review"] == "pending" and won["ranked"] is True
     game = Game.objects.get(pk=state["id"])
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"

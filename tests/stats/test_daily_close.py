@@ -127,3 +127,18 @@ def test_streaks_count_ranked_daily_wins_only(account, player, django_capture_on
         daily = player_stats(user=account)["daily"]
 
     assert (daily["current_streak"], daily["longest_streak"], daily["won"]) == (2, 2, 2)
+
+
+def test_only_the_move_that_closes_an_attempt_writes_its_close(player, started, monkeypatch):
+    from games import services, store
+
+    written = []
+    save = store.game_change_save
+    monkeypatch.setattr(services.store, "game_change_save", lambda **kw: written.append(kw["fields"]) or save(**kw))
+    first, second = winning_line("YU1-C-AAAAAAB")[:2]
+    with time_machine.travel(CLOSE + MS, tick=False):
+        assert player.post(f"/api/v1/games/{started['id']}/moves", first.to_json()).json()["closed"] is True
+        assert player.post(f"/api/v1/games/{started['id']}/moves", second.to_json()).json()["closed"] is True
+
+    assert ["closed_at" in fields for fields in written] == [True, False]
+    assert Game.objects.get(pk=started["id"]).closed_at == CLOSE

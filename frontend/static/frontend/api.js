@@ -102,8 +102,9 @@ export const stats = {
 };
 
 // What this browser last knew: "" a guest, else the username (set on log in / sign up / log out
-// and by every auth/me answer). A known guest's pages skip auth/me rather than hear 401 each time;
-// a browser that has no hint yet asks once.
+// and by every auth/me answer). A known guest's pages skip auth/me (one request fewer); a browser
+// that has no hint yet asks once. (A guest's auth/me is 200 with authenticated false; 401 only for a
+// bad token.)
 const USER_HINT = "yukon.user";
 
 export function rememberLogin(username) {
@@ -130,7 +131,7 @@ export function currentUser() {
       ? Promise.resolve(null)
       : auth.me().then(
           (me) => {
-            const user = me && me.username ? me : null;
+            const user = me && me.authenticated ? me : null; // a guest: 200, authenticated false
             rememberLogin(user && user.username);
             return user;
           },

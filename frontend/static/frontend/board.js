@@ -10,6 +10,12 @@ export const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const HIDDEN = "XX";
 const MOVE_MS = 200;
 
+/** The shape of a new deal (SPEC 1): column c holds c face-down cards under 5 face-up ones (1 in the first). */
+const DEAL = {
+  tableau: Array.from({ length: 7 }, (_, c) => [...Array(c).fill(HIDDEN), ...Array(c ? 5 : 1).fill("up")]),
+  foundations: {},
+};
+
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
 /** The state a move would show if the server accepts it: for the optimistic first frame only.
@@ -65,7 +71,21 @@ export class Board {
       resizeFrame = requestAnimationFrame(() => this.view && this.render(this.view, { animate: false }));
     };
     window.addEventListener("resize", relayout);
-    if (window.ResizeObserver) new ResizeObserver(relayout).observe(root);
+    // Only a new width lays the cards out again: the table's own height is set by render().
+    let observedWidth = null;
+    if (window.ResizeObserver) {
+      new ResizeObserver(([entry]) => {
+        if (entry.contentRect.width === observedWidth) return;
+        observedWidth = entry.contentRect.width;
+        relayout();
+      }).observe(root);
+    }
+    // The table's height before the first state arrives: that of a new deal, so that nothing below
+    // it moves when the cards come (layout shift).
+    this.metrics = this.measure(DEAL);
+    this.layout(DEAL);
+    this.metrics = null;
+    root.style.height = `${Math.ceil(this.height)}px`;
   }
 
   buildSlots() {
@@ -77,6 +97,8 @@ export class Board {
       base.className = "slot column-slot";
       base.id = `slot-t${c + 1}`;
       base.dataset.target = `t${c + 1}`;
+      // A picture of the place (named "column 1, empty"): a bare div may not carry a name.
+      base.setAttribute("role", "img");
       base.setAttribute("aria-label", t("column.empty", { n: c + 1 }));
       base.innerHTML = '<span class="slot-mark">K</span>';
       this.lanes[`t${c + 1}`] = lane;
@@ -90,6 +112,7 @@ export class Board {
       slot.dataset.target = "f";
       slot.dataset.suit = suit;
       slot.innerHTML = `<span class="slot-mark">${SYMBOL[suit]}</span>`;
+      slot.setAttribute("role", "img");
       slot.setAttribute("aria-label", t("foundation.empty", { suit: t(`suit.${suit}`) }));
       this.slots[`f${suit}`] = slot;
       this.root.append(slot);
@@ -181,39 +204,43 @@ export class Board {
     const old = this.cards;
     const oldBoxes = this.boxes;
     const wanted = new Set(places.map((p) => p.key));
+    const fresh = [];
     const next = new Map();
     const nextBoxes = new Map();
     for (const place of places) {
       let el = old.get(place.key);
-      let fresh = false;
+      let isNew = false;
       if (el) {
         old.delete(place.key);
       } else {
         el = this.reuseForFlip(old, oldBoxes, wanted, place);
         if (!el) {
           el = this.createCard();
-          fresh = true;
+          isNew = true;
         }
       }
       this.dressCard(el, place);
       el.dataset.key = place.key;
       const transform = `translate(${place.x}px, ${place.y}px)`;
       // Moved: shown anywhere else than its new place (its old place, or where a drag let it go).
-      const moved = !fresh && el.style.transform !== transform;
-      if (fresh) {
+      const moved = !isNew && el.style.transform !== transform;
+      if (isNew) {
         el.classList.add("instant");
-        this.layer.append(el);
+        fresh.push(el);
       }
       el.style.transform = transform;
       this.setZ(el, place.z, animate && moved);
-      if (fresh) {
-        void el.offsetWidth;
-        el.classList.remove("instant");
-      }
       next.set(place.key, el);
       nextBoxes.set(place.key, { x: place.x, y: place.y, z: place.z, col: place.col, index: place.index, suit: place.suit });
     }
     for (const el of old.values()) el.remove();
+    // New cards go in at once, placed without a transition: one style flush for all of them (not a
+    // forced layout per card), then they animate like the others.
+    if (fresh.length) {
+      this.layer.append(...fresh);
+      void getComputedStyle(fresh[0]).transform;
+      for (const el of fresh) el.classList.remove("instant");
+    }
     this.cards = next;
     this.boxes = nextBoxes;
     if (!animate) requestAnimationFrame(() => this.root.classList.remove("instant"));

@@ -75,8 +75,11 @@ export class GameTable {
     this.state = state;
     this.receivedAt = performance.now();
     if (deal) {
-      this.board.layer.classList.remove("dealing");
-      void this.board.layer.offsetWidth;
+      // Restarting a deal's animation needs a style flush; the first deal (most loads) does not.
+      if (this.board.layer.classList.contains("dealing")) {
+        this.board.layer.classList.remove("dealing");
+        void getComputedStyle(this.board.layer).animationName;
+      }
       this.board.layer.classList.add("dealing");
       setTimeout(() => this.board.layer.classList.remove("dealing"), 1400);
     }
@@ -125,7 +128,10 @@ export class GameTable {
     button.disabled = !s.code;
     button.closest(".code-figure").classList.toggle("no-code", !s.code); // "Tagesspiel" names no code
     button.title = s.code ? `${t("bar.copy")}: ${s.code}` : t("bar.daily");
-    button.setAttribute("aria-label", s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily"));
+    // The name holds what the button shows (WCAG 2.5.3): a shortened code first, then the whole one.
+    const shown = s.code ? shortCode(s.code) : "";
+    const copy = s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily");
+    button.setAttribute("aria-label", shown && shown !== s.code ? `${shown}, ${copy}` : copy);
     $("undo-button").disabled = !s.undo_available || s.status !== "playing";
     // Help exists for practice games only: never for today's daily deal (its code is still secret).
     const help = s.status === "playing" && !(s.daily && !s.code);

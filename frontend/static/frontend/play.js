@@ -107,9 +107,11 @@ async function load() {
 // Back and forward move between the games named in the address.
 window.addEventListener("popstate", () => load());
 
-// A short first-visit introduction, dismissed once and remembered.
-if (!stored(HOWTO_KEY)) {
-  $("howto").hidden = false;
+// A short first-visit introduction, dismissed once and remembered. It is in the page from the
+// start (no shift when it appears); the page's head hides it for a returning player (howto-seen).
+if (stored(HOWTO_KEY)) {
+  $("howto").hidden = true;
+} else {
   $("howto-close").addEventListener("click", () => {
     $("howto").hidden = true;
     store(HOWTO_KEY, "1");

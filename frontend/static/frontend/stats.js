@@ -141,11 +141,22 @@ function showFigures(f) {
   }
 }
 
-function drawChart(points) {
+/** Chart.js (210 KB) is fetched only when there is something to draw; resolves to window.Chart or null. */
+function chartLibrary(canvas) {
+  if (window.Chart) return Promise.resolve(window.Chart);
+  return new Promise((resolve) => {
+    const script = Object.assign(document.createElement("script"), { src: canvas.dataset.library, async: true });
+    script.onload = () => resolve(window.Chart || null);
+    script.onerror = () => resolve(null);
+    document.head.append(script);
+  });
+}
+
+async function drawChart(points) {
   const canvas = $("history-chart");
   const sorted = points.filter((p) => p.when && p.moves > 0).sort((a, b) => String(a.when).localeCompare(String(b.when))).slice(-60);
   // The chart appears from the first finished game; before, a friendly word instead of an empty grid.
-  if (!sorted.some((p) => p.won) || !window.Chart) {
+  if (!sorted.some((p) => p.won) || !(await chartLibrary(canvas))) {
     $("chart-empty").hidden = false;
     canvas.closest(".chart-box").hidden = true;
     return null;
@@ -220,7 +231,7 @@ async function init() {
   if (!user && !viewingOther) $("stats-login").hidden = false;
   $("chart-empty").textContent = points.some((p) => p.moves > 0) ? t("stats.chart.empty") : t("stats.none");
   showFigures(figures);
-  const chart = drawChart(points);
+  const chart = await drawChart(points);
   window.yukonChart = chart;
   document.body.dataset.statsReady = "1";
 }
