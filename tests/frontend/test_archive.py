@@ -172,7 +172,7 @@ def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_cop
     assert box.locator("[data-share-copy]").text_content() == "Kopieren"
     box.locator("[data-share-copy]").click()
     box.locator("[data-share-done]").wait_for(state="visible")
-    assert box.locator("[data-share-done]").text_content() == "Kopiert!"
+    assert box.locator("[data-share-done]").text_content() == "In die Zwischenablage kopiert."
     assert page.evaluate("navigator.clipboard.readText()") == text
     native = page.evaluate("typeof navigator.share === 'function'")
     assert box.locator("[data-share-native]").is_visible() == native  # the Web Share API where it exists

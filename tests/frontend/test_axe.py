@@ -33,6 +33,7 @@ PAGES = {
     "/": "document.querySelectorAll('#table .card').length === 52",
     "/daily": "!document.querySelector('main [aria-busy=true]')",
     "/leaderboards": "true",
+    "/archive": "document.body.dataset.archiveReady === '1'",
     "/games": "true",
     "/stats": "document.body.dataset.statsReady === '1'",
     "/login": "true",
