@@ -43,6 +43,7 @@ PAGES = [
     ("/", "/", False),
     ("/daily", "/daily", False),
     ("/leaderboards", "/leaderboards", False),
+    ("/archive", "/archive", False),
     ("/games", "/games", False),
     ("/stats (guest)", "/stats", False),
     ("/stats (logged in)", "/stats", True),
