@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from scratch_db import median_ms, with_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = "yukon_standing_bench"
@@ -33,65 +32,11 @@ RESULTS = 100_000
 GOAL_MS = 20.0
 
 
-def _server_url() -> str:
-    base = os.environ.get("DATABASE_URL", "")
-    if not base.startswith(("postgres://", "postgresql://")):
-        base = "postgres://postgres@127.0.0.1:5432/postgres"
-    return base
-
-
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
-def _libpq(url: str) -> str:
-    return url.replace("postgres://", "postgresql://", 1)
-
-
-def _admin(url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_libpq(_with_database(url, "postgres")), autocommit=True, connect_timeout=5) as conn:
-        conn.execute(sql)
-
-
-def median_ms(run: Callable[[], object], times: int) -> float:
-    samples = []
-    for _ in range(times):
-        started = time.perf_counter()
-        run()
-        samples.append((time.perf_counter() - started) * 1000)
-    return statistics.median(samples)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reads", type=int, default=300, help="reads per measurement")
     args, _ = parser.parse_known_args()  # make bench passes every bench the same options
-    import psycopg
-
-    scratch = "BENCH_DATABASE_URL" not in os.environ
-    server = _server_url()
-    url = os.environ.get("BENCH_DATABASE_URL") or _with_database(server, SCRATCH)
-    try:
-        if scratch:
-            _admin(server, f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
-            _admin(server, f"CREATE DATABASE {SCRATCH}")
-        else:
-            psycopg.connect(_libpq(url), connect_timeout=5).close()
-    except psycopg.OperationalError as exc:
-        where = urlsplit(url).hostname or "127.0.0.1"
-        print(f"daily_standing_bench: skipped: PostgreSQL is not reachable at {where} ({str(exc).strip()[:120]})")
-        return 0
-    try:
-        return run(url, reads=args.reads)
-    finally:
-        if scratch:
-            from django.db import connections
-
-            connections.close_all()
-            _admin(server, f"DROP DATABASE IF EXISTS {SCRATCH} WITH (FORCE)")
+    return with_scratch_database(SCRATCH, "daily_standing_bench", lambda url: run(url, reads=args.reads))
 
 
 def run(url: str, *, reads: int) -> int:
