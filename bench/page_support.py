@@ -45,13 +45,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0, path: str = "/") -> None:
+    """Wait until ``url + path`` answers (or the server stops, or ``timeout`` seconds pass)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError("the server stopped")
         try:
-            urllib.request.urlopen(url + "/", timeout=2).read()
+            urllib.request.urlopen(url + path, timeout=2).read()
             return
         except OSError:
             time.sleep(0.2)

@@ -35,6 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from common.limits import lifted_env  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from page_support import wait_ready  # noqa: E402
+
 PY = sys.executable
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
@@ -89,19 +92,6 @@ def prepare(env: dict[str, str]) -> None:
     create_database(env)
     for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"], ["daily_prepare"]):
         subprocess.run([PY, "manage.py", *command], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-
-
-def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("the server stopped")
-        try:
-            urllib.request.urlopen(url + "/readyz", timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("the server did not answer")
 
 
 def call(opener: Any, url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
@@ -184,7 +174,7 @@ def main() -> int:
     server = subprocess.Popen(["deploy/web.sh"], cwd=ROOT, env=env, start_new_session=True)
     results: dict[str, dict[str, dict[str, float]]] = {}
     try:
-        wait_ready(url, server)
+        wait_ready(url, server, path="/readyz")
         cookie = logged_in_cookie(url) if any(logged for _, _, logged in pages) else None
         for label, path, logged in pages:
             for preset in ("mobile", "desktop"):
