@@ -10,31 +10,18 @@ PostgreSQL it is a server-side cursor).
 
 from __future__ import annotations
 
-import atexit
-import os
-import shutil
 import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch_db import django_on_scratch_sqlite
+
 SIZES = (1_000, 10_000)
 LOG_LENGTH = 20
 
 
 def main() -> int:
-    scratch = tempfile.mkdtemp(prefix="yukon-export-bench-")
-    atexit.register(shutil.rmtree, scratch, True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    django_on_scratch_sqlite("export")
     from django.core.management import call_command
     from django.test import Client
     from django.test.utils import setup_test_environment

@@ -13,35 +13,21 @@ reads and the write. The solver's budget is ``POSTMORTEM_NODES`` per position (n
 from __future__ import annotations
 
 import argparse
-import atexit
-import os
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from datetime import timedelta
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch_db import django_on_scratch_sqlite
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="finished games (half won, half left)")
     args, _ = parser.parse_known_args()
-    scratch = tempfile.mkdtemp(prefix="yukon-postmortem-bench-")
-    atexit.register(shutil.rmtree, scratch, True)
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    django_on_scratch_sqlite("postmortem")
     from django.conf import settings
     from django.core.management import call_command
     from django.utils import timezone

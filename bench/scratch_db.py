@@ -1,4 +1,5 @@
-"""A PostgreSQL database of a bench's own, and the median of repeated timings.
+"""A database of a bench's own (PostgreSQL, or a throwaway SQLite file), and the median of
+repeated timings.
 
 ``BENCH_DATABASE_URL`` if set (used as is, kept); otherwise a scratch database on the server of
 ``DATABASE_URL`` (or 127.0.0.1), created before the bench and dropped after it. Without a
@@ -7,10 +8,15 @@ reachable PostgreSQL server the bench says so and exits 0.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 
@@ -62,6 +68,20 @@ def with_scratch_database(name: str, bench: str, run: Callable[[str], int]) -> i
 
             connections.close_all()
             _admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def django_on_scratch_sqlite(bench: str) -> None:
+    """Set Django up on a fresh SQLite file in a temporary folder (removed at exit), tasks in-process."""
+    scratch = tempfile.mkdtemp(prefix=f"yukon-{bench}-bench-")
+    atexit.register(shutil.rmtree, scratch, True)
+    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import django
+
+    django.setup()
 
 
 def median_ms(run: Callable[[], object], times: int) -> float:
