@@ -108,7 +108,7 @@ def main() -> int:
     rows = list(GamePostMortem.objects.all())
     assert len(rows) == len(ids)
     found = Counter(row.verdict for row in rows)
-    quantiles = statistics.quantiles(times, n=20)
+    quantiles = statistics.quantiles(times, n=20, method="inclusive")
     won = [t for t, (code, log) in zip(times, logs, strict=True) if EngineGame.replay(code, log).is_won]
     left = times[len(won) :]
     print(
