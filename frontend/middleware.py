@@ -1,8 +1,7 @@
 """Pages compressed: Django's GZipMiddleware for HTML answers only.
 
 The API's JSON answers stay as they are: they are small, a move's is on the hottest path (its CPU
-per request is measured, and the fast path for moves in games/fast_moves.py answers without any
-middleware, byte for byte as Django does), and an API client may not ask for compression anyway.
+per request is measured by `make loadtest`), and an API client may not ask for compression anyway.
 
 BREACH needs a secret that stays the same across many answers beside text the attacker chooses.
 No page carries one: the CSRF token travels in its cookie (a header, never compressed) and, where
