@@ -44,11 +44,12 @@ typecheck: install
 
 # The texts' gettext catalogues (locale/): gather the texts of the code, the templates and the
 # scripts into the .po files, then compile the .mo files, which are committed, so that running the
-# service needs no gettext tools (these targets do: apt-get install -y gettext).
+# service needs no gettext tools (these targets do: apt-get install -y gettext). No source line
+# references (--no-location): they changed with every edit and made parallel branches conflict.
 MESSAGES_IGNORE := --ignore=var --ignore=tests --ignore=bench --ignore=deploy --ignore=artifacts
 messages: install
-	$(PY) manage.py makemessages -l de --no-obsolete $(MESSAGES_IGNORE)
-	$(PY) manage.py makemessages -d djangojs -l de --no-obsolete $(MESSAGES_IGNORE) --ignore=frontend/static/frontend/vendor
+	$(PY) manage.py makemessages -l de --no-obsolete --no-location $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages -d djangojs -l de --no-obsolete --no-location $(MESSAGES_IGNORE) --ignore=frontend/static/frontend/vendor
 	$(PY) manage.py compilemessages --ignore=.venv
 
 schema: install
