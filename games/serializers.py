@@ -96,10 +96,11 @@ class GameStartSerializer(serializers.Serializer):
 
     rule = serializers.ChoiceField(choices=RuleChoices.choices, required=False)
     code = GameCodeField(
-        max_length=64,
+        max_length=100,  # as the page's field: a version-2 code may be written in groups with spaces
         required=False,
         allow_blank=True,
-        help_text="A game code such as `YU1-C-AAAAAAB` (case-insensitive).",
+        help_text="A game code such as `YU1-C-AAAAAAB` or `YU2-C-` and 48 letters (case-insensitive; "
+        "a version-2 code may hold spaces).",
     )
     daily = StrictBooleanField(required=False, default=False, help_text="`true`: today's daily deal.")
     replace_untouched = StrictBooleanField(

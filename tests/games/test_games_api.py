@@ -80,6 +80,17 @@ def test_a_relaxed_code_plays_the_same_deal_under_the_relaxed_rule(player):
     assert relaxed["tableau"] == classic["tableau"]
 
 
+def test_a_version_2_code_written_in_groups_with_spaces_starts_its_deal(player):
+    grouped = "yu2-c-jihn pcwm gjot jurp sipg xics ovtx zhtu skgh focj azpd yzug"  # 65 characters
+
+    response = player.post("/api/v1/games", {"code": grouped})
+
+    assert response.status_code == 201, response.content
+    state = response.json()
+    assert state["code"] == "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG"  # = YU1-C-AAAAAAB
+    assert state["tableau"] == player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()["tableau"]
+
+
 @pytest.mark.parametrize("code", ["YU1-X-AAAAAAB", "YU2-C-AAAAAAB", "YU1-C-AAAA", "", "YU1-C-AAAAAA1"])
 def test_a_bad_code_is_refused_with_bad_code(player, code):
     body = assert_error(player.post("/api/v1/games", {"code": code}), 400, "bad_code")

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.engine import Game as EngineGame
 from games.models import Game, MoveLog
 from games.review import ranked_win_review
 from stats import services
@@ -65,6 +66,25 @@ def test_a_tampered_log_entry_is_caught_by_the_replay(player, todays_deal, djang
     assert ranked_win_review(game_id=game_id) == "invalid"
     assert services.daily_result_record(game_id=game_id) is False
     assert ranked_win_review(game_id=game_id) == "invalid"  # decided once; a second run changes nothing
+
+
+def test_a_log_that_replays_legally_but_ends_elsewhere_is_refused(
+    player, todays_deal, django_capture_on_commit_callbacks
+):
+    """Every entry is legal and there is one per move, but the log leads to another game than the
+    stored one: only the comparison with the stored state catches it."""
+    game_id = _ranked(player)
+    with django_capture_on_commit_callbacks(execute=False):  # the check has not run yet
+        win_as_a_human(player, game_id)
+    last = MoveLog.objects.filter(game_id=game_id).order_by("seq").last()
+    MoveLog.objects.filter(pk=last.pk).update(move="undo")  # an undo counts as a move too
+    game = Game.objects.get(pk=game_id)
+    entries = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("move", flat=True))
+    assert len(entries) == game.moves and not EngineGame.replay(game.code, entries).is_won  # it replays
+
+    assert ranked_win_review(game_id=game_id) == "invalid"
+    assert "does not reproduce" in Game.objects.get(pk=game_id).review_reason
+    assert services.daily_result_record(game_id=game_id) is False
 
 
 @pytest.mark.parametrize(
