@@ -3,10 +3,12 @@ ranked first attempts, published once its day is over."""
 
 from __future__ import annotations
 
+import io
 import threading
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 
 from games import daily
@@ -213,6 +215,30 @@ def test_a_deal_the_solver_cannot_certify_is_never_used_another_is_drawn(monkeyp
     made = DailyDeal.objects.get(date=today)
     assert (made.code, made.solution_length) == (tried[2], 97)
     assert len(set(tried)) == 3 and all(code.startswith("YU2-C-") for code in tried)
+
+
+def test_daily_prepare_the_command_of_make_run_readies_today_and_tomorrow_before_serving(
+    monkeypatch, today, settings, player
+):
+    """A fresh clone (no beat) shows a daily deal at once: ``make run`` runs this command first."""
+    settings.DAILY_SPARE_DEALS = 1
+    certified = []
+    monkeypatch.setattr(daily, "daily_certify", lambda code: certified.append(str(code)) or 90)
+    out = io.StringIO()
+
+    call_command("daily_prepare", stdout=out)
+
+    assert [d.date for d in DailyDeal.objects.filter(date__isnull=False).order_by("date")] == [
+        today,
+        today + timedelta(days=1),
+    ]
+    assert DailyDeal.objects.filter(date__isnull=True).count() == 1
+    assert sorted(DailyDeal.objects.values_list("code", flat=True)) == sorted(certified)
+    assert len(certified) == 3 and all(code.startswith("YU2-C-") for code in certified)
+    assert f"{today.isoformat()}, {(today + timedelta(days=1)).isoformat()} given a deal" in out.getvalue()
+    assert player.get("/api/v1/daily").status_code == 200
+    call_command("daily_prepare", stdout=io.StringIO())  # again: nothing new is drawn
+    assert len(certified) == 3
 
 
 def test_the_beat_schedule_prepares_deals_closes_the_day_and_rebuilds_boards():
