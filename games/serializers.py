@@ -20,6 +20,8 @@ SOURCE_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc])$"
 TARGET_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc]?|[aA][uU][tT][oO])$"
 CARD_PATTERN = r"^([A2-9TJQKa2-9tjqk]|10)[SHDCshdc]$"
 CODE_PATTERN = r"^[yY][uU](1-[CRcr]-[A-Za-z]{7}|2-[CRcr]-( ?[A-Za-z]){48})$"
+# As the page's field: a version-2 code may be written in groups with spaces.
+CODE_MAX_LENGTH = 100
 
 
 @extend_schema_field({"type": "string", "pattern": SOURCE_PATTERN})
@@ -96,7 +98,7 @@ class GameStartSerializer(serializers.Serializer):
 
     rule = serializers.ChoiceField(choices=RuleChoices.choices, required=False)
     code = GameCodeField(
-        max_length=100,  # as the page's field: a version-2 code may be written in groups with spaces
+        max_length=CODE_MAX_LENGTH,
         required=False,
         allow_blank=True,
         help_text="A game code such as `YU1-C-AAAAAAB` or `YU2-C-` and 48 letters (case-insensitive; "
@@ -140,7 +142,7 @@ class _GameStartSchema(OpenApiSerializerExtension):
         schema["properties"]["code"] = {
             "type": "string",
             "pattern": CODE_PATTERN,
-            "maxLength": 64,
+            "maxLength": CODE_MAX_LENGTH,
             "description": code["description"],
         }
         daily = {"properties": {"daily": {"enum": [True]}}}
