@@ -146,6 +146,15 @@ class ErrorCode(StrEnum):
         503,
         pgettext_lazy("daily_not_ready", "Today's deal is being prepared. Please try again in a few seconds."),
     )
+    DAILY_ATTEMPT_OPEN = (
+        "daily_attempt_open",
+        409,
+        pgettext_lazy(
+            "daily_attempt_open",
+            "Your ranked attempt at today's deal is still in progress: play it on. Practice games of this deal "
+            "open once it is won or its day is over.",
+        ),
+    )
     REPLAY_BROKEN = (
         "replay_broken",
         409,

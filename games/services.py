@@ -78,8 +78,10 @@ def game_start(
 
     Today's deal is for accounts (a guest's free look at it would be a scouting tool): a guest
     gets ``daily_needs_account`` (403). An account's first game of a daily deal is its ranked
-    attempt; later ones are practice. Two first attempts at the same moment: the partial unique
-    constraint lets one be ranked.
+    attempt; later ones are practice, but only once the ranked attempt is over (won, or closed at
+    midnight): a practice copy beside a running attempt would show its face-down cards, so that
+    gets ``daily_attempt_open`` (409). Two first attempts at the same moment: the partial unique
+    constraint lets one be ranked, and the other is refused as beside a running attempt.
 
     With ``replace_untouched`` (the web page asks for it) dealt games nobody touched do not pile
     up: the player's unfinished games without a move are deleted as the new one is dealt (never a
@@ -115,10 +117,11 @@ def game_start(
                 with transaction.atomic():
                     game = Game.objects.create(**fields, ranked=True)
             except IntegrityError:  # another first attempt of this account was ranked a moment ago
-                pass
-            else:
-                DailyDeal.objects.filter(date=day).update(players=F("players") + 1)
-                return game
+                raise ApplicationError(ErrorCode.DAILY_ATTEMPT_OPEN) from None
+            DailyDeal.objects.filter(date=day).update(players=F("players") + 1)
+            return game
+        if day is not None and player.user is not None and _has_open_ranked_attempt(user=player.user, day=day):
+            raise ApplicationError(ErrorCode.DAILY_ATTEMPT_OPEN)
         return Game.objects.create(**fields)
 
 
@@ -309,6 +312,13 @@ def _has_played_daily(*, user: Any, day: date) -> bool:
     """
     day_start = datetime.combine(day, time.min, tzinfo=UTC)
     return Game.objects.filter(owner=user, created_at__gte=day_start, daily=day).exists()
+
+
+def _has_open_ranked_attempt(*, user: Any, day: date) -> bool:
+    """Whether the account's ranked attempt at ``day``'s deal is still being played (not won, not closed)."""
+    return Game.objects.filter(
+        owner=user, daily=day, ranked=True, status=StatusChoices.PLAYING, closed_at__isnull=True
+    ).exists()
 
 
 def _game_won_effects(game: Game) -> None:

@@ -9,7 +9,7 @@ import pytest
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
-from games.models import DailyDeal, Game
+from games.models import DailyDeal, Game, StatusChoices
 from tests import factories
 from tests.support import assert_error
 
@@ -75,9 +75,10 @@ def todays_deal(db):
 
 @pytest.mark.parametrize("path", ["hint", "winnable"])
 def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path, todays_deal):
-    for _ in range(2):  # the ranked attempt and a practice game of the same deal
+    for _ in range(2):  # the ranked attempt, then (once it is won) a practice game of the same deal
         state = player.post("/api/v1/games", {"daily": True}).json()
         assert_error(player.get(f"/api/v1/games/{state['id']}/{path}"), 422, "no_help_for_daily")
+        Game.objects.filter(pk=state["id"]).update(status=StatusChoices.WON)
     # A guest cannot even start it; a guest's daily game kept from before gets no help either.
     assert_error(guest.post("/api/v1/games", {"daily": True}), 403, "daily_needs_account")
     guest.post("/api/v1/games", {"rule": "classic"})  # the guest's session

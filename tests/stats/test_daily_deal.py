@@ -14,7 +14,7 @@ from django.db import connection
 from games import daily
 from games.engine import FOUNDATION, GameCode
 from games.engine import Game as EngineGame
-from games.models import DailyDeal, Game
+from games.models import DailyDeal, Game, StatusChoices
 from games.solver import solve
 from tests import factories
 from tests.stats.helpers import deal
@@ -92,8 +92,21 @@ def test_posting_daily_starts_todays_deal_as_the_accounts_ranked_attempt(player,
     assert body["attempt"] == {"game": state["id"], "status": "playing", "review": None, "moves": 0, "time_ms": None}
 
 
-def test_the_second_attempt_of_an_account_is_practice_and_not_counted_again(player, today, todays_deal):
+def test_no_practice_copy_of_todays_deal_while_the_ranked_attempt_runs(player, today, todays_deal):
     first = player.post("/api/v1/games", {"daily": True}).json()
+
+    refused = player.post("/api/v1/games", {"daily": True})
+
+    assert_error(refused, 409, "daily_attempt_open")
+    assert Game.objects.filter(daily=today).count() == 1
+    assert player.get("/api/v1/daily").json()["attempt"]["game"] == first["id"]
+
+
+def test_after_the_ranked_attempt_is_won_further_games_are_practice_and_not_counted_again(
+    player, today, todays_deal
+):
+    first = player.post("/api/v1/games", {"daily": True}).json()
+    Game.objects.filter(pk=first["id"]).update(status=StatusChoices.WON)
     second = player.post("/api/v1/games", {"daily": True}).json()
     third = player.post("/api/v1/games", {"daily": True}).json()
 
@@ -308,8 +321,9 @@ def test_concurrent_first_attempts_of_one_account_yield_one_ranked_game(today):
     account = factories.user()
     deal(today, code="YU1-C-AAAAAAB")
 
-    states = _at_once(6, lambda i: factories.token_client(account).post("/api/v1/games", {"daily": True}).json())
+    answers = _at_once(6, lambda i: factories.token_client(account).post("/api/v1/games", {"daily": True}))
 
-    assert sorted(state["ranked"] for state in states) == [False] * 5 + [True]
+    assert sorted(answer.status_code for answer in answers) == [201] + [409] * 5
+    assert {answer.json().get("error") for answer in answers if answer.status_code == 409} == {"daily_attempt_open"}
     assert Game.objects.filter(owner=account, daily=today, ranked=True).count() == 1
     assert DailyDeal.objects.get(date=today).players == 1
