@@ -49,7 +49,7 @@ const RANGE = {
 
 const WIDTH = { time: 30_000, moves: 10 }; // the server's bars (stats/standing.py BARS)
 const MIN_BARS = 12;
-const MAX_BARS = 48; // a few very slow results would squeeze the rest into a corner: they share the last bar
+const MAX_BARS = 32; // a few very slow results would squeeze the rest into a corner: they share the last bar
 
 /** A few empty bars on either side of a narrow histogram (one player: one bar), for a scale. */
 export function padded(bars, width, min = MIN_BARS) {
