@@ -148,7 +148,7 @@ def test_the_win_dialog_of_the_ranked_attempt_shows_where_it_stands(new_page: An
     won(today, 3000)
     user = factories.user()
     game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=1000)
-    page = new_page()
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     log_in(page, user)
     win_on_the_daily_page(page, card)
     box = page.locator("#win-standing")
@@ -168,7 +168,12 @@ def test_the_win_dialog_of_the_ranked_attempt_shows_where_it_stands(new_page: An
     assert text.split("\n")[0].endswith("· Top 50 %")
     spoiler_free(text, game.code)
     assert violations(page, "the win dialog, where you stand") == []
-    screenshot(page, "standing-win-dialog-de", full_page=False)
+    # The page with the game and the dialog is no wider than the phone (else it is zoomed out).
+    assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [PHONE["width"]] * 2
+    rect = page.locator("#win-dialog").bounding_box()
+    left, right = rect["x"], rect["x"] + rect["width"]
+    assert 0 <= left and right <= PHONE["width"]
+    screenshot(page, "standing-win-dialog-de-phone", full_page=False)
 
 
 def test_a_won_ranked_game_opened_again_on_the_play_page_still_offers_its_share_text(
