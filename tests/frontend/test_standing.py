@@ -198,6 +198,7 @@ def test_a_won_ranked_game_opened_again_on_the_play_page_still_offers_its_share_
     )
     spoiler_free(text, game.code)
     assert page.locator("#win-standing [data-standing-me]").text_content().endswith("faster than 100 % of players")
+    assert page.locator("#win-rank").get_attribute("href") == f"/leaderboards?date={today.isoformat()}"
     page.locator("#win-dialog [data-close]").click()
     # Closed: the result stays on the page below the table, and comes back on a reload.
     for reload in (False, True):
@@ -224,6 +225,7 @@ def test_a_practice_game_on_the_play_page_shows_no_standing_nor_share(new_page: 
     page.locator("#win-dialog").wait_for(state="visible")
     page.wait_for_load_state("networkidle")
     assert page.locator("#win-standing").is_hidden() and page.locator("#win-share").is_hidden()
+    assert page.locator("#win-rank").is_hidden()
     assert page.locator("#play-result").is_hidden()
     loaded = page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name)")
     assert not [name for name in loaded if name.endswith(("/standing.js", "/share.js"))]  # the play page stays light

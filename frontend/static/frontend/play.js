@@ -58,7 +58,11 @@ const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 async function won(state) {
   showWin(state, { onNew: openNew });
   $("play-result").hidden = true;
-  if (!state.ranked || !state.daily || state.closed || REJECTED.has(state.review)) return;
+  const counted = state.ranked && state.daily && !state.closed;
+  const board = $("win-rank"); // the day's board, where the rank is
+  board.href = counted ? `/leaderboards?date=${encodeURIComponent(state.daily)}` : "/leaderboards";
+  board.hidden = !counted;
+  if (!counted || REJECTED.has(state.review)) return;
   const [{ renderStanding, settledStanding }, { showShare }] = await Promise.all([
     import("./standing.js"),
     import("./share.js"),
