@@ -8,5 +8,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Register the games' Celery tasks in every process, also where none is sent by a
-        module that imports it (the tests and the admin name them)."""
-        from . import tasks  # noqa: F401
+        module that imports it (the tests and the admin name them), and listen to the games'
+        own events (a won game's post-mortem)."""
+        from . import receivers, signals, tasks  # noqa: F401
+
+        signals.game_won.connect(receivers.on_game_won, dispatch_uid="games.on_game_won")

@@ -1,7 +1,8 @@
 """What the games app tells the rest of the site: Django signals, sent after the commit.
 
 Other apps listen (``stats`` keeps the personal bests and the daily boards, connected in its
-``AppConfig.ready``); ``games`` imports none of them, so dependencies point one way. A signal
+``AppConfig.ready``); ``games`` imports none of them, so dependencies point one way. ``games``
+listens too where the reaction is its own (:mod:`games.receivers`: a won game's post-mortem). A signal
 carries ids only, as the tasks a receiver sends do. It goes out with ``on_commit(robust=True)``:
 the move is committed whatever a receiver (or the broker behind it) does; the stats beat tasks
 repair what a lost event missed.

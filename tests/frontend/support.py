@@ -164,3 +164,13 @@ def answer_edited(page: Any, pattern: str, edit: Callable[[Any, dict[str, Any]],
         route.fulfill(response=response, json=body)
 
     page.route(re.compile(pattern), handle)
+
+
+def win_on_the_daily_page(page: Any, card: str) -> None:
+    """Open /daily, start (or resume) the ranked attempt and put ``card`` away with a tap: the
+    attempt's last move (see ``test_daily.ranked_attempt_one_move_from_the_win``)."""
+    page.goto("/daily")
+    page.locator("#daily-play").click()
+    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    settle(page)
+    page.locator(f"#card-{card}").click()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.models import Game
+from stats import standing
 from stats.models import DailyResult
 from tests import factories
 from tests.stats.helpers import play_all_but_the_last
@@ -206,6 +207,7 @@ def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
     DailyResult.objects.create(
         day=day, user=user, game=game, time_ms=time_ms, moves=moves, score=625, finished_at=finished
     )
+    standing.standing_record(game_id=game.id)  # its bars of the day's histograms, as the board's task does
 
 
 def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_deal(
@@ -221,7 +223,7 @@ def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_d
 
     cells = page.locator("#daily-top-body tr").first.locator("th, td").all_text_contents()
     assert cells == ["1", "alice", "4:05", "120"]
-    assert page.locator("#daily-played").text_content() == "2 Spieler heute"
+    page.wait_for_function("document.getElementById('daily-played').textContent === '2 gestartet · 1 gewonnen'")
     page.locator("#daily-guest").wait_for(state="visible")
     assert page.locator("#daily-signup").get_attribute("href") == "/signup?next=/daily"
     assert page.locator("#daily-login").get_attribute("href") == "/login?next=/daily"
@@ -278,7 +280,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
     play = page.locator("#daily-play")
     play.wait_for(state="visible", timeout=10_000)  # asked again after Retry-After (5 s)
     assert status.is_hidden()
-    assert page.locator("#daily-played").text_content() == "1 player today"
+    page.wait_for_function("document.getElementById('daily-played').textContent === '1 started · 0 won'")
 
     # The same when starting the attempt: said plainly, then the page asks again.
     not_ready = {"error": "daily_not_ready", "detail": "Today's deal is being prepared."}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from games import postmortem, tasks
@@ -15,7 +17,7 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import GamePostMortem, MoveLog
 from tests import factories
-from tests.stats.helpers import deal, winning_line
+from tests.stats.helpers import deal, win_as_a_human, winning_line
 
 # A random practice deal and a random player's first 17 moves: winnable after each of the first
 # 16 (the solver finds a win from each), lost after the 17th (the solver proves it: the 8H went
@@ -128,3 +130,34 @@ def test_the_beat_picks_recent_practice_wins_and_yesterdays_daily_games(account:
     assert postmortem.postmortems_due() == []
     assert not GamePostMortem.objects.filter(game=playing).exists()
     assert GameCode.parse(won.code)  # (the stored code is the deal's)
+
+
+@pytest.mark.django_db
+def test_a_won_practice_game_gets_its_postmortem_at_once_without_the_beat(
+    player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    state = player.post("/api/v1/games", {"code": WON_CODE}, format="json").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        win_as_a_human(player, state["id"])
+    row = GamePostMortem.objects.get(game_id=state["id"])
+    assert (row.verdict, row.final, row.moves) == ("winnable", "won", len(winning_line(WON_CODE)))
+
+
+@pytest.mark.django_db
+def test_a_won_daily_game_gets_its_postmortem_only_once_its_day_is_over(
+    player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    today = utc_today()
+    deal(today, code=WON_CODE)
+    ranked = player.post("/api/v1/games", {"daily": True}, format="json").json()
+    practice = player.post("/api/v1/games", {"daily": True}, format="json").json()
+    assert ranked["ranked"] and not practice["ranked"]
+    for game in (ranked, practice):
+        with django_capture_on_commit_callbacks(execute=True):
+            win_as_a_human(player, game["id"])
+    assert not GamePostMortem.objects.exists()  # today's deal: nothing about it while the day is open
+    tasks.postmortems_pending()  # nor from the beat
+    assert not GamePostMortem.objects.exists()
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        tasks.postmortems_pending()  # the day is over: the beat's catch-up
+    assert set(GamePostMortem.objects.values_list("game_id", flat=True)) == {UUID(ranked["id"]), UUID(practice["id"])}

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games import presenters, selectors, signals
+from games import tasks as games_tasks
 from games.daily import utc_today
 from games.models import DailyDeal, Game, MoveLog
 from stats import tasks as stats_tasks
@@ -55,23 +56,34 @@ def test_the_scan_sees_late_and_relative_imports() -> None:
     assert "games.engine.cards" in imports_of((GAMES / "engine" / "game.py").read_text(), "games.engine")
 
 
-def test_stats_hands_the_games_events_to_its_tasks(monkeypatch) -> None:
+@pytest.mark.django_db
+def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, django_capture_on_commit_callbacks) -> None:
     sent = []
-    for name in ("personal_best_update", "daily_result_update"):
+    for module, name in (
+        (stats_tasks, "personal_best_update"),
+        (stats_tasks, "daily_result_update"),
+        (games_tasks, "game_postmortem"),
+    ):
         record = lambda game_id, name=name: sent.append((name, game_id))  # noqa: E731
-        monkeypatch.setattr(getattr(stats_tasks, name), "delay", record)
+        monkeypatch.setattr(getattr(module, name), "delay", record)
 
-    signals.game_won.send(sender=Game, game_id="g1", ranked=False)
-    signals.game_won.send(sender=Game, game_id="g2", ranked=True)
-    signals.ranked_wins_decided.send(sender=Game, game_ids=["g3", "g4"])
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        signals.game_won.send(sender=Game, game_id="g1", ranked=False)
+        signals.game_won.send(sender=Game, game_id="g2", ranked=True)
+        signals.ranked_wins_decided.send(sender=Game, game_ids=["g3", "g4"])
 
-    assert sent == [
-        ("personal_best_update", "g1"),
-        ("personal_best_update", "g2"),
-        ("daily_result_update", "g2"),
-        ("daily_result_update", "g3"),
-        ("daily_result_update", "g4"),
-    ]
+    assert len(callbacks) == 1  # the post-mortem goes out once the transaction commits
+
+    assert sorted(sent) == sorted(
+        [
+            ("game_postmortem", "g1"),  # a ranked attempt (g2) is a daily deal's: analysed once its day is over
+            ("personal_best_update", "g1"),
+            ("personal_best_update", "g2"),
+            ("daily_result_update", "g2"),
+            ("daily_result_update", "g3"),
+            ("daily_result_update", "g4"),
+        ]
+    )
 
 
 @pytest.mark.django_db

@@ -10,6 +10,7 @@ import { Settings } from "./settings.js";
 import { GameTable, CLOSE_WARNING_MS } from "./game.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 import { showShare } from "./share.js";
+import { liveCounts, renderStanding } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -20,6 +21,7 @@ userReady.then((user) => settings.loadAccount(user));
 const TOP = 10; // lines of today's board shown here; the leaderboards page has them all
 const RETRY_SECONDS = { fallback: 5, min: 1, max: 300 };
 const POLL_ROUNDS = 8; // the board is updated by a background task after a win: ask for a while
+const LIVE_MS = 60_000; // the live counts (started, won) are asked for again this often
 const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
 
@@ -99,6 +101,7 @@ async function load() {
   $("daily-board").href = `/leaderboards?date=${today.date}`;
   tickCloses();
   showBoard(today.date);
+  whereYouStand(today.date);
   if (user) await standing(today.attempt || null);
   else await guestView();
 }
@@ -153,8 +156,27 @@ async function showBoard(date) {
   $("daily-top-table").hidden = !entries.length;
   $("daily-top-empty").hidden = entries.length > 0;
   $("daily-top").hidden = false;
-  if (typeof board.players === "number") $("daily-played").textContent = tn("daily.players", board.players);
 }
+
+// -- where you stand: the live counts for everyone, the histograms once the attempt is won ----------
+/** GET daily/<date>/standing: the counts into the page's line, the histograms into its block (and
+ *  into `dialog`'s, the win dialog's, when given). Resolves to the answer, or null. */
+async function whereYouStand(date, { dialog = null } = {}) {
+  let found;
+  try {
+    found = await daily.standing(date);
+  } catch (err) {
+    return null; // the line keeps GET daily's count of players
+  }
+  if (today && date === today.date) $("daily-played").textContent = liveCounts(found);
+  renderStanding($("daily-standing"), found);
+  if (dialog) renderStanding(dialog, found);
+  return found;
+}
+
+setInterval(() => {
+  if (today && !document.hidden && !dayOver) whereYouStand(today.date);
+}, LIVE_MS);
 
 // -- a guest: the board, a sign-up prompt, yesterday's deal to practise --------------------------
 async function guestView() {
@@ -196,10 +218,11 @@ async function standing(attempt) {
     const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
     const withFigures = (text) => (figures ? `${text} ${figures}` : text);
     setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
-    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then((text) => {
+    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then(async (text) => {
       setStatus(withFigures(text));
+      const found = await whereYouStand(today.date); // again: the result is on the board now
       if (!REJECTED.has(attempt.review)) {
-        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves });
+        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found });
       }
     });
     await offerPractice(attempt.game);
@@ -316,8 +339,9 @@ async function won(state) {
   } catch (err) {
     /* as it was */
   }
+  const found = await whereYouStand(date, { dialog: $("win-standing") });
   if (!REJECTED.has(review)) {
-    showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves });
+    showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves, standing: found });
   }
 }
 

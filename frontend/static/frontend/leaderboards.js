@@ -3,6 +3,7 @@ import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
 import { initNav } from "./nav.js";
+import { liveCounts } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
 initNav();
@@ -19,6 +20,20 @@ function message(text) {
 }
 
 let retryTimer = 0;
+
+/** During the day, over the board: live, how many started today's deal and how many won it. */
+async function live(date) {
+  const line = $("lb-live");
+  line.hidden = true;
+  if (date !== todayUtc()) return;
+  try {
+    const standing = await daily.standing(date);
+    line.textContent = liveCounts(standing);
+    line.hidden = standing.over || input.value !== date;
+  } catch (err) {
+    /* no counts: the board says how many played */
+  }
+}
 
 async function show(date) {
   clearTimeout(retryTimer);
@@ -44,6 +59,7 @@ async function show(date) {
     message(err.status === 404 ? t(date < todayUtc() ? "lb.noday" : "lb.unavailable") : err.detail || t("error.generic"));
     return;
   }
+  live(date);
   const entries = board.entries || [];
   $("lb-players").textContent = ` · ${tn("lb.players", board.players ?? entries.length)}`;
   if (!entries.length) {

@@ -16,7 +16,7 @@ const settings = new Settings();
 settings.loadLocal();
 
 const openNew = () => $("new-button").click();
-const table = new GameTable({ settings, onWin: (state) => showWin(state, { onNew: openNew }), onLost: () => lost(t("lost.gone")) });
+const table = new GameTable({ settings, onWin: (state) => won(state), onLost: () => lost(t("lost.gone")) });
 bindSettings(settings);
 bindNewGameDialog((state) => start(state, { push: true }), { current: () => table.state });
 $("lost-new").addEventListener("click", openNew);
@@ -44,9 +44,44 @@ function start(state, { push = false, resumed = false } = {}) {
   if (location.pathname + location.search !== url) history[push ? "pushState" : "replaceState"]({ game: state.id }, "", url);
   document.body.classList.remove("no-game");
   $("game-lost").hidden = true;
+  if (state.status !== "won") $("play-result").hidden = true;
   table.show(state, { deal: true });
-  if (resumed && state.moves > 0) table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
+  if (resumed && state.moves > 0 && state.status === "playing") table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
   performance.mark("board-rendered");
+}
+
+const REJECTED = new Set(["rejected", "invalid"]); // no result to share
+
+/** The win dialog; for a won ranked daily attempt (also one opened again, ?game=<id>) where it
+ *  stands and the text to share, in the dialog and on the page below the table (reachable after
+ *  the dialog is closed). Their modules are loaded only then: the play page stays light. */
+async function won(state) {
+  showWin(state, { onNew: openNew });
+  $("play-result").hidden = true;
+  const counted = state.ranked && state.daily && !state.closed;
+  const board = $("win-rank"); // the day's board, where the rank is
+  board.href = counted ? `/leaderboards?date=${encodeURIComponent(state.daily)}` : "/leaderboards";
+  board.hidden = !counted;
+  if (!counted || REJECTED.has(state.review)) return;
+  const [{ renderStanding, settledStanding }, { showShare }] = await Promise.all([
+    import("./standing.js"),
+    import("./share.js"),
+  ]);
+  const found = await settledStanding(state.daily);
+  if (!table.state || table.state.id !== state.id) return; // another game meanwhile
+  if (found) {
+    renderStanding($("win-standing"), found);
+    renderStanding($("play-standing"), found);
+  }
+  if (found && found.me && REJECTED.has(found.me.review)) return;
+  await showShare([$("win-share"), $("play-share")], {
+    gameId: state.id,
+    date: state.daily,
+    timeMs: state.elapsed_ms,
+    moves: state.moves,
+    standing: found,
+  });
+  $("play-result").hidden = false;
 }
 
 /** A lasting message instead of an empty table: the game is not there, or the code is bad. */

@@ -3,8 +3,17 @@
 // a strip of the foundations' progress over the game's five fifths and a link to the day's board.
 // It never holds a card, a game code or a deal number: only the date, the player's own figures,
 // the percentile (GET daily/<date>/standing) and how full the foundations were as the game went on.
-import { t, tn, formatTime } from "./i18n.js";
+// Its texts are here (not in strings.js): the play page loads this module alone, after a win.
+import { t, tn, addStrings, formatTime } from "./i18n.js";
 import { request } from "./api.js";
+
+const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
+
+addStrings({
+  "share.top": pgettext("share.top", "top {n} %"),
+  "share.copied": pgettext("share.copied", "Copied to the clipboard."),
+  "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
+});
 
 const FIFTHS = 5;
 // Cards on the foundations at the end of each fifth of the game: ⬜ under 13, then 🟨 🟧 🟦, 🟩 all 52.
@@ -64,14 +73,17 @@ async function moveLog(gameId) {
   return log;
 }
 
-/** Fill the share box `box` (a [data-share] block) for the won ranked attempt `game` of `date`. */
-export async function showShare(box, { gameId, date, timeMs, moves }) {
-  if (!box || timeMs == null) return;
+/** Fill the share box `box` (a [data-share] block, or a list of them) for the won ranked attempt
+ *  `gameId` of `date`; `standing` is the day's GET daily/<date>/standing if the caller has it
+ *  (else it is asked for). */
+export async function showShare(box, { gameId, date, timeMs, moves, standing = undefined }) {
+  const boxes = [].concat(box).filter(Boolean);
+  if (!boxes.length || timeMs == null) return;
   let fasterThan = null;
   let strip = "";
   try {
-    const standing = await request("GET", `daily/${encodeURIComponent(date)}/standing`);
-    fasterThan = standing.me ? standing.me.faster_than_percent : null;
+    if (standing === undefined) standing = await request("GET", `daily/${encodeURIComponent(date)}/standing`);
+    fasterThan = standing && standing.me ? standing.me.faster_than_percent : null;
   } catch (err) {
     /* without the standing: no percentile */
   }
@@ -82,6 +94,10 @@ export async function showShare(box, { gameId, date, timeMs, moves }) {
   }
   const url = `${location.origin}/leaderboards?date=${date}`;
   const text = shareText({ date, timeMs, moves, fasterThan, strip, url });
+  for (const one of boxes) fill(one, text);
+}
+
+function fill(box, text) {
   box.querySelector("[data-share-text]").textContent = text;
   const done = box.querySelector("[data-share-done]");
   const say = (message) => {

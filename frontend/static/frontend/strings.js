@@ -92,7 +92,4 @@ addStrings({
   "archive.empty": pgettext("archive.empty", "No past daily deals yet."),
   "archive.count.one": pgettext("archive.count.one", "1 day"),
   "archive.count.other": pgettext("archive.count.other", "{n} days"),
-  "share.top": pgettext("share.top", "top {n} %"),
-  "share.copied": pgettext("share.copied", "Copied to the clipboard."),
-  "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
 });

@@ -1,0 +1,181 @@
+// Where you stand on a day's deal (issue 19 item 1): GET daily/<date>/standing drawn as two small
+// histograms (time, moves) of the day's counted results, the player's own bar marked, "faster
+// than N % of players" with its ties explained, and the live "N started · M won". Drawn with CSS
+// bars (no chart library: the play page loads this module only after a ranked daily win). What
+// the bars show is also in a visually hidden table for screen readers; the mark is a bar with a
+// pattern and the word "You" over it, not a colour alone.
+import { t, tn, addStrings, formatNumber, formatTime } from "./i18n.js";
+import { daily } from "./api.js";
+
+const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
+
+addStrings({
+  "standing.live": pgettext("standing.live", "{started} started · {won} won"),
+  "standing.live.over": pgettext("standing.live.over", "{started} played · {won} won"),
+  "standing.me": pgettext("standing.me", "You: {time}, faster than {n} % of players"),
+  "standing.me.alone": pgettext("standing.me.alone", "You: {time} – nobody else on the board to compare with yet"),
+  "standing.you.value": pgettext("standing.you.value", "(you: {value})"),
+  "standing.ties.one": pgettext("standing.ties.one", "1 other player had the same time; a tie does not count as beaten."),
+  "standing.ties.other": pgettext("standing.ties.other", "{n} other players had the same time; a tie does not count as beaten."),
+  "standing.uncounted": pgettext("standing.uncounted", "Your result does not count on the board (yet), so it is not among the bars; the mark shows where it would be."),
+  "standing.none": pgettext("standing.none", "Nobody won this deal."),
+  "standing.you": pgettext("standing.you", "You"),
+  "standing.bar": pgettext("standing.bar", "{range}: {players}"),
+  "standing.players.one": pgettext("standing.players.one", "1 player"),
+  "standing.players.other": pgettext("standing.players.other", "{n} players"),
+});
+
+/** The live counts: "12 started · 5 won" (during the day), "12 played · 5 won" once it is over. */
+export function liveCounts(standing) {
+  const figures = { started: formatNumber(standing.started), won: formatNumber(standing.won) };
+  return t(standing.over ? "standing.live.over" : "standing.live", figures);
+}
+
+/** "You: 3:12, faster than 88 % of players" (or alone on the board). */
+export function percentileText(me) {
+  if (me.faster_than_percent == null) return t("standing.me.alone", { time: formatTime(me.time_ms) });
+  return t("standing.me", { time: formatTime(me.time_ms), n: me.faster_than_percent });
+}
+
+/** The ties explained, or "" without any. */
+export function tiesText(me) {
+  return me.tied ? tn("standing.ties", me.tied) : "";
+}
+
+const RANGE = {
+  time: (bar) => (bar.high == null ? `${formatTime(bar.low)}+` : `${formatTime(bar.low)}–${formatTime(bar.high)}`),
+  moves: (bar) => (bar.high == null ? `${bar.low}+` : `${bar.low}–${bar.high - 1}`),
+};
+
+const WIDTH = { time: 30_000, moves: 10 }; // the server's bars (stats/standing.py BARS)
+const MIN_BARS = 12;
+const MAX_BARS = 32; // a few very slow results would squeeze the rest into a corner: they share the last bar
+
+/** A few empty bars on either side of a narrow histogram (one player: one bar), for a scale. */
+export function padded(bars, width, min = MIN_BARS) {
+  const out = bars.slice();
+  if (!out.length) return out;
+  for (let side = 0; out.length < min; side++) {
+    const first = out[0];
+    const last = out[out.length - 1];
+    const canLeft = first.low >= width;
+    const canRight = last.high != null;
+    if (!canLeft && !canRight) break;
+    if ((side % 2 === 0 && canLeft) || !canRight) out.unshift({ low: first.low - width, high: first.low, count: 0 });
+    else out.push({ low: last.high, high: last.high + width, count: 0 });
+  }
+  return out;
+}
+
+/** At most `max` bars: those past it go together into an open-ended last one ("24:00+"). */
+export function capped(bars, max = MAX_BARS) {
+  if (bars.length <= max) return bars;
+  const tail = bars.slice(max - 1);
+  const last = { low: tail[0].low, high: null, count: tail.reduce((sum, bar) => sum + bar.count, 0) };
+  return [...bars.slice(0, max - 1), last];
+}
+
+const holds = (bar, value) => value >= bar.low && (bar.high == null || value < bar.high);
+
+/** One histogram into its figure ([data-histogram]): the bars, their two ends, the table. */
+function drawHistogram(figure, kind, given, mine, yours) {
+  const range = RANGE[kind];
+  const bars = capped(padded(given, WIDTH[kind]));
+  const top = Math.max(1, ...bars.map((bar) => bar.count));
+  const marked = mine == null ? -1 : bars.findIndex((bar) => holds(bar, mine));
+  const row = figure.querySelector("[data-bars]");
+  row.replaceChildren(
+    ...bars.map((bar, i) => {
+      const el = document.createElement("span");
+      el.className = "bar";
+      el.style.setProperty("--h", `${bar.count ? Math.max(4, (100 * bar.count) / top) : 0}%`);
+      el.title = t("standing.bar", { range: range(bar), players: tn("standing.players", bar.count) });
+      if (i === marked) {
+        el.classList.add("mine");
+        const you = document.createElement("span");
+        you.className = i < bars.length / 6 ? "bar-you start" : i >= (bars.length * 5) / 6 ? "bar-you end" : "bar-you";
+        you.textContent = t("standing.you");
+        el.append(you);
+      }
+      return el;
+    }),
+  );
+  const ends = figure.querySelector("[data-ends]");
+  const value = kind === "time" ? formatTime : String;
+  const last = bars[bars.length - 1];
+  const endTexts = bars.length ? [value(bars[0].low), last.high == null ? `${value(last.low)}+` : value(last.high)] : [];
+  ends.replaceChildren(...endTexts.map((text) => Object.assign(document.createElement("span"), { textContent: text })));
+  // For screen readers: the bars with a result, and the player's.
+  figure.querySelector("[data-table] tbody").replaceChildren(
+    ...bars
+      .map((bar, i) => ({ bar, i }))
+      .filter(({ bar, i }) => bar.count || i === marked)
+      .map(({ bar, i }) => {
+        const tr = document.createElement("tr");
+        const th = Object.assign(document.createElement("th"), { scope: "row", textContent: range(bar) });
+        const td = Object.assign(document.createElement("td"), { textContent: formatNumber(bar.count) });
+        const you = Object.assign(document.createElement("td"), { textContent: i === marked ? t("standing.you") : "" });
+        tr.append(th, td, you);
+        return tr;
+      }),
+  );
+  figure.querySelector("[data-you]").textContent = mine == null ? "" : t("standing.you.value", { value: yours });
+  figure.hidden = !bars.length;
+}
+
+/** Fill the standing block `box` ([data-standing]) from a GET daily/<date>/standing answer. */
+export function renderStanding(box, standing) {
+  if (!box) return;
+  const counts = box.querySelector("[data-standing-live]");
+  if (counts) counts.textContent = liveCounts(standing);
+  const me = standing.me;
+  const say = (selector, text) => {
+    const el = box.querySelector(selector);
+    el.textContent = text || "";
+    el.hidden = !text;
+  };
+  say("[data-standing-me]", me ? percentileText(me) : standing.visible && !standing.won ? t("standing.none") : "");
+  say("[data-standing-ties]", me ? tiesText(me) : "");
+  say("[data-standing-uncounted]", me && !me.counted ? t("standing.uncounted") : "");
+  const charts = box.querySelector("[data-standing-charts]");
+  charts.hidden = !standing.visible || !standing.won;
+  if (!charts.hidden) {
+    const time = box.querySelector('[data-histogram="time"]');
+    const moves = box.querySelector('[data-histogram="moves"]');
+    drawHistogram(time, "time", standing.time_histogram || [], me && me.time_ms, me && formatTime(me.time_ms));
+    drawHistogram(moves, "moves", standing.moves_histogram || [], me && me.moves, me && tn("moves", me.moves));
+  }
+  box.hidden = !standing.visible;
+  return standing;
+}
+
+/** Ask for `date`'s standing and draw it into `box`; resolves to the answer (null if none came). */
+export async function showStanding(box, date) {
+  let standing;
+  try {
+    standing = await daily.standing(date);
+  } catch (err) {
+    return null;
+  }
+  renderStanding(box, standing);
+  return standing;
+}
+
+const SETTLE_ROUNDS = 8; // a ranked win is checked and put on the board by a background task
+
+/** `date`'s standing once the caller's won ranked attempt has been checked (on the board, or held,
+ *  rejected, invalid), asking again each second for a while; null if it never came. */
+export async function settledStanding(date) {
+  let found = null;
+  for (let round = 1; round <= SETTLE_ROUNDS; round++) {
+    try {
+      found = await daily.standing(date);
+    } catch (err) {
+      if (err.status !== 503) return found;
+    }
+    const me = found && found.me;
+    if (found && (!me || me.counted || me.review !== "pending")) return found;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return found;
+}
