@@ -51,7 +51,14 @@ function line(entry) {
   if (entry.replay) {
     const replay = document.createElement("a");
     replay.href = `/replay/${encodeURIComponent(entry.replay)}`;
-    replay.textContent = t("lb.replay");
+    const icon = document.createElement("span");
+    icon.setAttribute("aria-hidden", "true");
+    icon.className = "lb-replay-icon";
+    icon.textContent = "\u25B6";
+    const word = document.createElement("span");
+    word.className = "lb-replay-word";
+    word.textContent = t("lb.replay");
+    replay.append(icon, word);
     replay.title = t("lb.replay.label", { player: entry.username });
     replay.setAttribute("aria-label", t("lb.replay.label", { player: entry.username }));
     watch.append(replay);
