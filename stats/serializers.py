@@ -57,8 +57,7 @@ class BoardEntrySerializer(serializers.Serializer):
     )
     replay = serializers.UUIDField(
         allow_null=True,
-        help_text="The game, to watch with `GET games/{id}/replay`: for the top 10 once the day is over, "
-        "else null.",
+        help_text="The game, to watch with `GET games/{id}/replay`: for the top 10 once the day is over, else null.",
     )
 
 

@@ -37,7 +37,7 @@ addStrings({
   "replay.goto": pgettext("replay.goto", "Go to move {n}"),
   "replay.notfound": pgettext("replay.notfound", "This replay is not there for you: the game does not exist, or it is another player's. Anyone may watch only the top 10 of a daily deal once its day is over."),
   "replay.broken": pgettext("replay.broken", "This game's move log cannot be replayed: it is damaged, so there is nothing to show."),
-  "replay.target.f": pgettext("replay.target.f", "its foundation"),
+  "replay.moved.f": pgettext("replay.moved.f", "Move {n}: {card} to its foundation."),
 });
 
 const $ = (id) => document.getElementById(id);
@@ -221,8 +221,9 @@ class Replay {
     if (match[4]) card = before.foundations[match[4]];
     else if (!card) card = before.tableau[Number(match[2]) - 1].at(-1);
     const to = match[5];
-    const target = to === "f" ? t("replay.target.f") : t("column", { n: to.slice(1) });
-    let text = t("replay.moved", { n, card: cardName(card), target });
+    let text = to === "f"
+      ? t("replay.moved.f", { n, card: cardName(card) })
+      : t("replay.moved", { n, card: cardName(card), target: t("column", { n: to.slice(1) }) });
     if (step.flipped) text += ` ${t("replay.flipped", { card: cardName(step.flipped) })}`;
     return text;
   }
