@@ -105,7 +105,17 @@ def daily_board(
         rank = entries[-1].rank if key == previous_key else position
         previous_key = key
         replay = game_id if public and rank <= PUBLIC_TOP else None
-        entries.append(BoardEntry(rank, username, time_ms, moves, score, bool(verified), replay))
+        entries.append(
+            BoardEntry(
+                rank=rank,
+                username=username,
+                time_ms=time_ms,
+                moves=moves,
+                score=score,
+                verified=bool(verified),
+                replay=replay,
+            )
+        )
         if owner_id == user_id:
             me = entries[-1]
     if user_id is not None and me is None:
