@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
 
@@ -44,15 +44,14 @@ def counted_ranked_wins() -> QuerySet[Game]:
     )
 
 
-def replay_verified(prefix: str = "") -> ExpressionWrapper:
+def replay_verified(prefix: str = "") -> Q:
     """Whether the server replayed a counted ranked win's log and it reproduced the win (the
     review's replay, :mod:`games.review`): ``verified``, or ``approved`` by staff after it was held
     (held only once the log replays). Not the wins from before the review, which count unchecked.
-    ``prefix`` is the path to the game (``"game__"`` from a board line)."""
-    replayed = Q(**{f"{prefix}review": ReviewChoices.APPROVED}) | (
+    ``prefix`` is the path to the game (``"game__"`` from a board result)."""
+    return Q(**{f"{prefix}review": ReviewChoices.APPROVED}) | (
         Q(**{f"{prefix}review": ReviewChoices.VERIFIED}) & ~Q(**{f"{prefix}review_reason": UNCHECKED_REASON})
     )
-    return ExpressionWrapper(replayed, output_field=BooleanField())
 
 
 def move_log_list(*, game: Game) -> QuerySet[MoveLog]:

@@ -23,7 +23,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.daily import utc_today
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
 from games.replay import PUBLIC_TOP
-from games.selectors import counted_ranked_wins, replay_verified
+from games.selectors import counted_ranked_wins
 
 from .models import DailyResult, PersonalBest
 
@@ -91,7 +91,7 @@ def daily_board(
         return None
     public = day < utc_today(now)
     fields = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "game_id", "verified")
-    results = DailyResult.objects.filter(day=day).annotate(verified=replay_verified("game__"))
+    results = DailyResult.objects.filter(day=day)
     rows = list(results.order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit])
     entries: list[BoardEntry] = []
     me: BoardEntry | None = None
@@ -112,7 +112,7 @@ def daily_board(
                 time_ms=time_ms,
                 moves=moves,
                 score=score,
-                verified=bool(verified),
+                verified=verified,
                 replay=replay,
             )
         )
@@ -127,7 +127,7 @@ def daily_board(
                 time_ms=mine["time_ms"],
                 moves=mine["moves"],
                 score=mine["score"],
-                verified=bool(mine["verified"]),
+                verified=mine["verified"],
             )
     return DailyBoard(day=day, players=deal["players"], entries=entries, me=me)
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from games.models import UNCHECKED_REASON, Game
+from stats import services
 from tests import factories
 from tests.stats.helpers import deal, result_for, won_ranked_game
 
@@ -56,12 +57,24 @@ def test_a_line_is_verified_when_the_server_replayed_it(guest, today):
     legacy = won_ranked_game(owner=factories.user(username="legacy"), day=day, time_ms=62_000)
     Game.objects.filter(pk=legacy.pk).update(review_reason=UNCHECKED_REASON)  # as migration 0005 left it
     for game in (replayed, approved, legacy):
-        result_for(game)
+        assert services.daily_result_record(game_id=game.pk)  # the board's task
 
-    entries = _board(guest, day)["entries"]
+    verified = {entry["username"]: entry["verified"] for entry in _board(guest, day)["entries"]}
 
-    assert {entry["username"]: entry["verified"] for entry in entries} == {
-        "replayed": True,
-        "approved": True,
-        "legacy": False,
-    }
+    assert verified == {"replayed": True, "approved": True, "legacy": False}
+
+
+def test_the_rebuild_corrects_a_wrong_verified_mark(guest, today):
+    day = today - timedelta(days=1)
+    deal(day, players=2)
+    replayed = won_ranked_game(owner=factories.user(username="replayed"), day=day, time_ms=60_000)
+    legacy = won_ranked_game(owner=factories.user(username="legacy"), day=day, time_ms=62_000)
+    Game.objects.filter(pk=legacy.pk).update(review_reason=UNCHECKED_REASON)
+    result_for(replayed, verified=False)
+    result_for(legacy, verified=True)
+
+    services.daily_board_rebuild(day=day)
+    services.daily_board_rebuild(day=day)  # twice: the same
+
+    verified = {entry["username"]: entry["verified"] for entry in _board(guest, day)["entries"]}
+    assert verified == {"replayed": True, "legacy": False}
