@@ -144,3 +144,16 @@ def test_the_answer_matches_its_documented_shape(player: Any, account: Any) -> N
     body = player.get(f"/api/v1/games/{game.id}/replay").json()
     assert body["postmortem"]["verdict"] == "winnable"
     assert_matches(components, "Replay", body)
+
+
+def test_the_replay_page_is_there_for_the_games_guest_and_a_404_page_for_another_browser(guest: Any) -> None:
+    started = guest.post("/api/v1/games", {"code": LOST_CODE}, format="json")
+    assert started.status_code == 201, started.content
+    page = f"/replay/{started.json()['id']}"
+
+    mine = guest.get(page)
+    theirs = APIClient().get(page)
+
+    assert mine.status_code == 200 and b'id="replay"' in mine.content
+    assert theirs.status_code == 404 and b'id="replay-error"' in theirs.content
+    assert b'id="replay"' not in theirs.content
