@@ -9,6 +9,7 @@ urlpatterns = [
     path("archive", views.archive, name="archive"),
     path("stats", views.stats, name="stats"),
     path("games", views.my_games, name="games"),
+    path("replay/<uuid:game_id>", views.replay, name="replay"),
     path("login", views.login, name="login"),
     path("signup", views.signup, name="signup"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),

@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from uuid import UUID
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
+
+from common.errors import ApplicationError
+from games.api import player_of
+from games.replay import replay_game
 
 #: The settings dialog: (API field, label, help), SPEC section 3 order, then the display choice.
 SETTINGS_FIELDS = [
@@ -95,6 +100,14 @@ PAGES = {
             "Your Yukon Solitaire games: resume an unfinished game or replay a finished deal by its game code.",
         ),
     ),
+    "replay": (
+        pgettext_lazy("title.replay", "Replay – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.replay",
+            "Watch a Yukon Solitaire game move by move, as its player saw it, with the solver's verdict on "
+            "where it was lost.",
+        ),
+    ),
     "login": (
         pgettext_lazy("title.login", "Log in – Yukon Solitaire"),
         pgettext_lazy(
@@ -120,6 +133,7 @@ MODULES = {
     "archive.js": ["i18n", "strings", "api", "nav"],
     "auth.js": ["i18n", "strings", "api", "nav"],
     "games.js": ["i18n", "strings", "api", "nav"],
+    "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
 }
 
 
@@ -212,3 +226,18 @@ def signup(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def my_games(request: HttpRequest) -> HttpResponse:
     return _page(request, "games.html", "games", "games.js")
+
+
+@require_safe
+@ensure_csrf_cookie
+def replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """A game's replay (``replay.js`` asks ``GET games/{id}/replay``). A game the caller may not
+    watch (not theirs, nor among a past day's top 10) gets the page's own 404, which says so; the
+    same answer as for a game that does not exist."""
+    try:
+        replay_game(game_id=game_id, player=player_of(request), now=timezone.now())
+    except ApplicationError:
+        response = _page(request, "replay.html", "replay", "replay.js", error="not_found")
+        response.status_code = 404
+        return response
+    return _page(request, "replay.html", "replay", "replay.js", game_id=game_id)

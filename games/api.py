@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -51,8 +52,9 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
-def player_of(request: Request, *, start_session: bool = False) -> Player:
-    """The account of the request, or the guest of its session (started here if asked to)."""
+def player_of(request: Request | HttpRequest, *, start_session: bool = False) -> Player:
+    """The account of the request, or the guest of its session (started here if asked to); an API
+    request's or a page's (the replay page checks who may watch)."""
     if request.user.is_authenticated:
         return Player(user=request.user)
     session = request.session

@@ -46,6 +46,9 @@ class ReviewChoices(models.TextChoices):
 
 #: The reviews under which a won ranked attempt is on its day's board.
 COUNTED_REVIEWS = (ReviewChoices.VERIFIED, ReviewChoices.APPROVED)
+#: The review reason of the ranked wins from before the review (migration 0005): they count, but
+#: their log was never replayed.
+UNCHECKED_REASON = "won before reviews"
 
 
 class Game(models.Model):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
 
 from .daily import utc_today
-from .models import COUNTED_REVIEWS, DailyDeal, Game, MoveLog, StatusChoices
+from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 
 
@@ -41,6 +41,16 @@ def counted_ranked_wins() -> QuerySet[Game]:
         time_ms__isnull=False,
         closed_at__isnull=True,
         review__in=COUNTED_REVIEWS,
+    )
+
+
+def replay_verified(prefix: str = "") -> Q:
+    """Whether the server replayed a counted ranked win's log and it reproduced the win (the
+    review's replay, :mod:`games.review`): ``verified``, or ``approved`` by staff after it was held
+    (held only once the log replays). Not the wins from before the review, which count unchecked.
+    ``prefix`` is the path to the game (``"game__"`` from a board result)."""
+    return Q(**{f"{prefix}review": ReviewChoices.APPROVED}) | (
+        Q(**{f"{prefix}review": ReviewChoices.VERIFIED}) & ~Q(**{f"{prefix}review_reason": UNCHECKED_REASON})
     )
 
 

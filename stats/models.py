@@ -50,6 +50,9 @@ class DailyResult(models.Model):
     score = models.PositiveIntegerField()
     finished_at = models.DateTimeField()
     rank = models.PositiveIntegerField(null=True, blank=True)
+    # The server replayed the game's log and it reproduced the win (games.selectors.replay_verified),
+    # kept here by the board's tasks so that the board reads it without the game row.
+    verified = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["day", "user"], name="dailyresult_day_user_unique")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -21,6 +22,7 @@ from django.utils import timezone
 from common.errors import ApplicationError, ErrorCode
 from games.daily import utc_today
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
+from games.replay import PUBLIC_TOP
 from games.selectors import counted_ranked_wins
 
 from .models import DailyResult, PersonalBest
@@ -39,6 +41,8 @@ class BoardEntry:
     time_ms: int
     moves: int
     score: int
+    verified: bool = False  # the server replayed its move log and it reproduced the win
+    replay: UUID | None = None  # the game to replay: the top 10 of a day that is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,37 +78,48 @@ def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | No
     }
 
 
-def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) -> DailyBoard | None:
+def daily_board(
+    *, day: date, user: Any | None = None, limit: int = BOARD_SIZE, now: datetime | None = None
+) -> DailyBoard | None:
     """The leaderboard of ``day``'s deal (``None`` if that day has no deal), with ``user``'s line.
 
-    Equal time, moves and finish time share a rank (1, 2, 2, 4).
+    Equal time, moves and finish time share a rank (1, 2, 2, 4). Each line says whether the server
+    replayed it (``verified``); once the day is over the top 10 name their game (``replay``).
     """
     deal = DailyDeal.objects.filter(date=day).values("players").first()
     if deal is None:
         return None
-    rows = list(
-        DailyResult.objects.filter(day=day)
-        .order_by("time_ms", "moves", "finished_at", "pk")
-        .values_list("user_id", "user__username", "time_ms", "moves", "score", "finished_at")[:limit]
-    )
+    public = day < utc_today(now)
+    fields = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "game_id", "verified")
+    results = DailyResult.objects.filter(day=day)
+    rows = list(results.order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit])
     entries: list[BoardEntry] = []
     me: BoardEntry | None = None
     user_id = user.pk if user is not None and user.is_authenticated else None
     my_name = user.get_username() if user is not None and user_id is not None else ""
     previous_key: tuple[int, int, datetime] | None = None
-    for position, (owner_id, username, time_ms, moves, score, finished_at) in enumerate(rows, start=1):
+    for position, (owner_id, username, time_ms, moves, score, finished_at, game_id, verified) in enumerate(
+        rows, start=1
+    ):
         key = (time_ms, moves, finished_at)
         rank = entries[-1].rank if key == previous_key else position
         previous_key = key
-        entries.append(BoardEntry(rank=rank, username=username, time_ms=time_ms, moves=moves, score=score))
+        replay = game_id if public and rank <= PUBLIC_TOP else None
+        entries.append(
+            BoardEntry(
+                rank=rank,
+                username=username,
+                time_ms=time_ms,
+                moves=moves,
+                score=score,
+                verified=verified,
+                replay=replay,
+            )
+        )
         if owner_id == user_id:
             me = entries[-1]
     if user_id is not None and me is None:
-        mine = (
-            DailyResult.objects.filter(day=day, user_id=user_id)
-            .values("time_ms", "moves", "score", "finished_at")
-            .first()
-        )
+        mine = results.filter(user_id=user_id).values("time_ms", "moves", "score", "finished_at", "verified").first()
         if mine is not None:
             me = BoardEntry(
                 rank=daily_rank(day=day, time_ms=mine["time_ms"], moves=mine["moves"], finished_at=mine["finished_at"]),
@@ -112,6 +127,7 @@ def daily_board(*, day: date, user: Any | None = None, limit: int = BOARD_SIZE) 
                 time_ms=mine["time_ms"],
                 moves=mine["moves"],
                 score=mine["score"],
+                verified=mine["verified"],
             )
     return DailyBoard(day=day, players=deal["players"], entries=entries, me=me)
 

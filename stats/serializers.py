@@ -51,6 +51,14 @@ class BoardEntrySerializer(serializers.Serializer):
     time_ms = serializers.IntegerField(min_value=0, help_text="Server time from the start to the win.")
     moves = serializers.IntegerField(min_value=0)
     score = serializers.IntegerField(min_value=0)
+    verified = serializers.BooleanField(
+        help_text="The server replayed the game's move log and it reproduced the win (false only for "
+        "wins from before the replay check)."
+    )
+    replay = serializers.UUIDField(
+        allow_null=True,
+        help_text="The game, to watch with `GET games/{id}/replay`: for the top 10 once the day is over, else null.",
+    )
 
 
 class DailyBoardSerializer(serializers.Serializer):

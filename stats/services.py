@@ -14,14 +14,23 @@ from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import Count, PositiveBigIntegerField, PositiveIntegerField, Q, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    PositiveBigIntegerField,
+    PositiveIntegerField,
+    Q,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
 from games.daily import utc_today
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices, day_end
 from games.review import ranked_win_review
-from games.selectors import counted_ranked_wins
+from games.selectors import counted_ranked_wins, replay_verified
 
 from .models import DailyResult, PersonalBest
 
@@ -81,7 +90,8 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
     game: Mapping[str, Any] | None = (
         counted_ranked_wins()
         .filter(pk=game_id)
-        .values("id", "owner_id", "daily", "time_ms", "moves", "score", "finished_at")
+        .annotate(verified=ExpressionWrapper(replay_verified(), output_field=BooleanField()))
+        .values("id", "owner_id", "daily", "time_ms", "moves", "score", "finished_at", "verified")
         .first()
     )
     if game is None:
@@ -99,11 +109,12 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
                     moves=game["moves"],
                     score=game["score"],
                     finished_at=game["finished_at"],
+                    verified=game["verified"],
                 )
             ],
             update_conflicts=True,
             unique_fields=["day", "user"],
-            update_fields=["game", "time_ms", "moves", "score", "finished_at"],
+            update_fields=["game", "time_ms", "moves", "score", "finished_at", "verified"],
         )
     return True
 
@@ -160,6 +171,10 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
             .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=day_end(day)))
             .delete()
         )
+        # Whether each result was replayed: set where it is wrong (written by the upsert above or before).
+        day_results = DailyResult.objects.filter(day=day)
+        day_results.filter(replay_verified("game__"), verified=False).update(verified=True)
+        day_results.filter(verified=True).exclude(replay_verified("game__")).update(verified=False)
         ranked = 0
         if day < today:
             with connection.cursor() as cursor:

@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 from accounts import services as account_services
 from accounts.models import Profile
 from games.engine import Game as EngineGame
-from games.engine import GameCode
-from games.models import Game, StatusChoices
+from games.engine import GameCode, Move
+from games.models import Game, MoveLog, StatusChoices
 
 PASSWORD = "Yukon-Gold-1898"
 _numbers = itertools.count(1)
@@ -65,6 +65,19 @@ def game(
         values.setdefault("finished_at", values["created_at"])
         values.setdefault("time_ms", int((values["finished_at"] - values["created_at"]).total_seconds() * 1000))
     return Game.objects.create(**values)
+
+
+def played(owner: Any, code: str, log: list[str], **fields: Any) -> Game:
+    """A stored game of ``code`` after the moves ``log`` (``"undo"`` among them), its move log as
+    the server writes it (points, the cards turned up)."""
+    engine = EngineGame.from_code(code)
+    entries = []
+    for seq, text in enumerate(log, start=1):
+        result = engine.undo() if text == "undo" else engine.play(Move.parse(text))
+        entries.append((seq, text if text == "undo" else str(result.move), result.points, result.flipped or ""))
+    stored = game(owner=owner, code=code, engine=engine, **fields)
+    MoveLog.objects.bulk_create([MoveLog(game=stored, seq=s, move=m, points=p, flipped=f) for s, m, p, f in entries])
+    return stored
 
 
 def one_move_from_winning(code: str = "YU1-C-AAAAAAB") -> EngineGame:

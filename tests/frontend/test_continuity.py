@@ -149,7 +149,9 @@ def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screens
     board_ready(page)
     assert page.locator("#stat-moves").text_content() == "12"
     page.goto("/games")
-    page.locator(f".game-row[data-game='{won.pk}'] a").click()  # Nochmal spielen: the same deal, anew
+    won_row = page.locator(f".game-row[data-game='{won.pk}']")
+    assert won_row.get_by_role("link", name="Wiedergabe").get_attribute("href") == f"/replay/{won.pk}"
+    won_row.get_by_role("link", name="Nochmal spielen").click()  # the same deal, anew
     board_ready(page)
     assert page.locator("#code-text").text_content() == "YU1-R-AAAAAAC"
     assert page.locator("#stat-moves").text_content() == "0"

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games import postmortem
 from games.daily import utc_today
-from games.engine import CARD_NAMES, HIDDEN, Move
+from games.engine import CARD_NAMES, HIDDEN
 from games.engine import Game as EngineGame
 from games.models import MoveLog
 from tests import factories
@@ -29,18 +29,6 @@ def dispatched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return asked
 
 
-def _played(owner: Any, code: str, log: list[str], **fields: Any) -> Any:
-    """A stored game after ``log``, its log as the server writes it (points, flipped cards)."""
-    engine = EngineGame.from_code(code)
-    entries = []
-    for seq, text in enumerate(log, start=1):
-        result = engine.undo() if text == "undo" else engine.play(Move.parse(text))
-        entries.append((seq, text if text == "undo" else str(result.move), result.points, result.flipped or ""))
-    game = factories.game(owner=owner, code=code, engine=engine, **fields)
-    MoveLog.objects.bulk_create([MoveLog(game=game, seq=s, move=m, points=p, flipped=f) for s, m, p, f in entries])
-    return game
-
-
 def _faces(position: dict[str, Any]) -> set[str]:
     cards = {name for column in position["tableau"] for name in column if name != HIDDEN}
     return cards | {name for name in position["foundations"].values() if name}
@@ -48,7 +36,7 @@ def _faces(position: dict[str, Any]) -> set[str]:
 
 def test_no_face_down_card_appears_before_it_is_turned_up(player: Any, account: Any) -> None:
     log = [*LOST_LOG[:9], "undo", *LOST_LOG[8:]]
-    game = _played(account, LOST_CODE, log)
+    game = factories.played(account, LOST_CODE, log)
     body = player.get(f"/api/v1/games/{game.id}/replay").json()
     deal_ = EngineGame.from_code(LOST_CODE)
     face_down = {CARD_NAMES[c] for col, d in zip(deal_.columns, deal_.down, strict=True) for c in col[:d]}
@@ -72,7 +60,7 @@ def test_a_daily_deal_whose_day_is_open_keeps_its_face_down_cards_and_its_code(p
     today = utc_today()
     secret = "YU1-C-AAAAAAB"
     deal(today, code=secret, solution_length=88)
-    game = _played(account, secret, [str(m) for m in winning_line(secret)[:12]], daily=today, ranked=True)
+    game = factories.played(account, secret, [str(m) for m in winning_line(secret)[:12]], daily=today, ranked=True)
     body = player.get(f"/api/v1/games/{game.id}/replay").json()
     assert body["code"] is None and body["par"] is None and body["postmortem"] is None
     assert secret not in str(body)
@@ -86,7 +74,7 @@ def test_a_daily_deal_whose_day_is_open_keeps_its_face_down_cards_and_its_code(p
 
 
 def test_another_players_game_is_not_found_and_a_guest_sees_its_own(player: Any, guest: APIClient) -> None:
-    other = _played(factories.user(), LOST_CODE, LOST_LOG[:3])
+    other = factories.played(factories.user(), LOST_CODE, LOST_LOG[:3])
     assert player.get(f"/api/v1/games/{other.id}/replay").status_code == 404
     started = guest.post("/api/v1/games", {"code": LOST_CODE}, format="json").json()
     assert (
@@ -125,7 +113,7 @@ def test_the_replay_shows_the_post_mortem_and_the_par_or_asks_for_them(
     player: Any, account: Any, dispatched: list[str]
 ) -> None:
     line = [str(m) for m in winning_line(WON_CODE)]
-    game = _played(account, WON_CODE, line)
+    game = factories.played(account, WON_CODE, line)
     first = player.get(f"/api/v1/games/{game.id}/replay").json()
     assert first["postmortem"] is None and first["postmortem_pending"] is True
     assert dispatched == [str(game.id)]
@@ -151,8 +139,21 @@ def test_the_answer_matches_its_documented_shape(player: Any, account: Any) -> N
     from tests.site.test_schema import _strict, assert_matches
 
     components = _strict(SchemaGenerator().get_schema(request=None, public=True)["components"])
-    game = _played(account, WON_CODE, [str(m) for m in winning_line(WON_CODE)])
+    game = factories.played(account, WON_CODE, [str(m) for m in winning_line(WON_CODE)])
     postmortem.postmortem_record(game_id=game.id)
     body = player.get(f"/api/v1/games/{game.id}/replay").json()
     assert body["postmortem"]["verdict"] == "winnable"
     assert_matches(components, "Replay", body)
+
+
+def test_the_replay_page_is_there_for_the_games_guest_and_a_404_page_for_another_browser(guest: Any) -> None:
+    started = guest.post("/api/v1/games", {"code": LOST_CODE}, format="json")
+    assert started.status_code == 201, started.content
+    page = f"/replay/{started.json()['id']}"
+
+    mine = guest.get(page)
+    theirs = APIClient().get(page)
+
+    assert mine.status_code == 200 and b'id="replay"' in mine.content
+    assert theirs.status_code == 404 and b'id="replay-error"' in theirs.content
+    assert b'id="replay"' not in theirs.content

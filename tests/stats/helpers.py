@@ -110,8 +110,10 @@ def won_ranked_game(
     )
 
 
-def result_for(game: Game) -> DailyResult:
+def result_for(game: Game, *, verified: bool = True) -> DailyResult:
+    """A board result of the counted game, as the board's task writes it (replayed: ``verified``)."""
     return DailyResult.objects.create(
+        verified=verified,
         day=game.daily,
         user=game.owner,
         game=game,

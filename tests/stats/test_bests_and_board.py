@@ -38,7 +38,15 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     best = PersonalBest.objects.get(user=account, rule="classic")
     assert (best.best_time_ms, best.fewest_moves, best.clean_wins) == (game.time_ms, moves, int(game.score == 625))
     board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
-    line = {"rank": 1, "username": account.username, "time_ms": game.time_ms, "moves": moves, "score": game.score}
+    line = {
+        "rank": 1,
+        "username": account.username,
+        "time_ms": game.time_ms,
+        "moves": moves,
+        "score": game.score,
+        "verified": True,  # the review's replay reproduced it
+        "replay": None,  # today's games stay private
+    }
     assert board == {"date": today.isoformat(), "players": 1, "entries": [line], "me": line}
     assert player.get(f"/api/v1/games/{state['id']}").json()["review"] == "verified"
 
@@ -183,7 +191,15 @@ def test_my_rank_is_given_also_below_the_top_100(today):
     assert board.me.rank == 104 and board.me.username == users[103].username and board.me.time_ms == 10_103
     assert top.me == top.entries[0]
     me = factories.token_client(users[104]).get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()["me"]
-    assert me == {"rank": 105, "username": users[104].username, "time_ms": 10_104, "moves": 100, "score": 625}
+    assert me == {
+        "rank": 105,
+        "username": users[104].username,
+        "time_ms": 10_104,
+        "moves": 100,
+        "score": 625,
+        "verified": True,
+        "replay": None,
+    }
 
 
 def test_the_board_of_today_exists_before_anyone_plays(guest, today, todays_deal):

@@ -1,6 +1,7 @@
 // My games (/games?page=N): the player's unfinished and finished games, newest first (GET games,
-// 20 a page). An unfinished one is resumed on the play page (/?game=<id>), a finished one's deal
-// replayed (/?code=…). Today's daily deal has no code here (it is secret until the day is over).
+// 20 a page). An unfinished one is resumed on the play page (/?game=<id>); a finished one is
+// watched move by move (/replay/<id>) and its deal played again (/?code=…). Today's daily deal has
+// no code here (it is secret until the day is over).
 import { t, tn, formatTime, formatDate, lang } from "./i18n.js";
 import "./strings.js";
 import { games } from "./api.js";
@@ -45,17 +46,23 @@ function row(game) {
   head.id = `game-${game.id}-head`;
   figures.id = `game-${game.id}-figures`;
   const text = el("div", {}, head, figures);
-  let action = null;
+  const actions = [];
+  // Named by its visible words (WCAG 2.5.3), described by the game's row: which deal, when.
+  const described = (link) => {
+    link.setAttribute("aria-describedby", `${head.id} ${figures.id}`);
+    return link;
+  };
   if (game.status === "playing") {
-    action = el("a", { className: "button primary", href: `/?game=${encodeURIComponent(game.id)}`, textContent: t("games.resume") });
-    // Named by its visible words (WCAG 2.5.3), described by the game's row: which deal, when.
-    action.setAttribute("aria-describedby", `${head.id} ${figures.id}`);
-  } else if (game.code) {
-    action = el("a", { className: "button ghost-dark", href: `/?code=${encodeURIComponent(game.code)}`, textContent: t("games.replay") });
-    action.setAttribute("aria-describedby", `${head.id} ${figures.id}`);
+    actions.push(described(el("a", { className: "button primary", href: `/?game=${encodeURIComponent(game.id)}`, textContent: t("games.resume") })));
+  } else {
+    // A finished game: watch it move by move (also a daily deal of today: the replay keeps its secrets).
+    actions.push(described(el("a", { className: "button primary game-replay", href: `/replay/${encodeURIComponent(game.id)}`, textContent: t("games.watch") })));
+  }
+  if (game.status !== "playing" && game.code) {
+    actions.push(described(el("a", { className: "button ghost-dark", href: `/?code=${encodeURIComponent(game.code)}`, textContent: t("games.replay") })));
   }
   item.append(text);
-  if (action) item.append(action);
+  if (actions.length) item.append(el("div", { className: "game-row-actions" }, ...actions));
   return item;
 }
 

@@ -1,4 +1,5 @@
-// Leaderboards (/leaderboards?date=YYYY-MM-DD): the daily deal's ranked, won attempts.
+// Leaderboards (/leaderboards?date=YYYY-MM-DD): the daily deal's ranked, won attempts; once a day
+// is over its top 10 link their replays.
 import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
@@ -35,6 +36,52 @@ async function live(date) {
   }
 }
 
+/** One line of the board: the player's name (their statistics) with a check mark if the server
+ *  replayed the win, and for a past day's top 10 a link to watch the game (`replay`: its id). */
+function line(entry) {
+  const row = document.createElement("tr");
+  if (entry.rank <= 3) row.className = `podium rank-${entry.rank}`;
+  const cell = (tag, text) => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  };
+  const name = cell("th");
+  name.scope = "row";
+  const link = document.createElement("a");
+  link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
+  link.textContent = entry.username;
+  name.append(link);
+  if (entry.verified) {
+    const check = document.createElement("span");
+    check.className = "lb-verified";
+    check.textContent = "\u2713";
+    check.title = t("lb.verified");
+    check.setAttribute("role", "img");
+    check.setAttribute("aria-label", t("lb.verified"));
+    name.append(" ", check);
+  }
+  const watch = cell("td");
+  watch.className = "lb-replay";
+  if (entry.replay) {
+    const replay = document.createElement("a");
+    replay.href = `/replay/${encodeURIComponent(entry.replay)}`;
+    const icon = document.createElement("span");
+    icon.setAttribute("aria-hidden", "true");
+    icon.className = "lb-replay-icon";
+    icon.textContent = "\u25B6";
+    const word = document.createElement("span");
+    word.className = "lb-replay-word";
+    word.textContent = t("lb.replay");
+    replay.append(icon, word);
+    replay.title = t("lb.replay.label", { player: entry.username });
+    replay.setAttribute("aria-label", t("lb.replay.label", { player: entry.username }));
+    watch.append(replay);
+  }
+  row.append(cell("td", entry.rank), name, cell("td", formatTime(entry.time_ms)), cell("td", entry.moves), cell("td", entry.score), watch);
+  return row;
+}
+
 async function show(date) {
   clearTimeout(retryTimer);
   $("lb-next").disabled = date >= todayUtc(); // no board for a day that has not come
@@ -67,23 +114,7 @@ async function show(date) {
     return;
   }
   message("");
-  for (const entry of entries) {
-    const row = document.createElement("tr");
-    if (entry.rank <= 3) row.className = `podium rank-${entry.rank}`;
-    const cells = [entry.rank, entry.username, formatTime(entry.time_ms), entry.moves, entry.score];
-    cells.forEach((value, i) => {
-      const cell = document.createElement(i === 1 ? "th" : "td");
-      if (i === 1) {
-        cell.scope = "row";
-        const link = document.createElement("a");
-        link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
-        link.textContent = value;
-        cell.append(link);
-      } else cell.textContent = String(value);
-      row.append(cell);
-    });
-    body.append(row);
-  }
+  for (const entry of entries) body.append(line(entry));
   $("lb-table").hidden = false;
 }
 
