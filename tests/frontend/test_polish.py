@@ -218,3 +218,20 @@ def test_clean_wins_replace_the_highest_score(new_page: Any) -> None:
     assert page.locator("#tile-clean strong").text_content() == "1"
     assert page.locator("#tile-bestscore").count() == 0
     assert "675" not in page.locator("#stats-tiles").inner_text()
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two"),
+    [("de-DE", "1 Karte darauf", "2 Karten darauf"), ("en-US", "1 card on it", "2 cards on it")],
+)
+def test_the_keyboard_cursor_counts_the_cards_on_a_card_by_plural_rules(
+    new_page: Any, locale: str, one: str, two: str
+) -> None:
+    page = new_page(locale=locale)
+    open_deal(page, "YU1-C-AAAAAAB")  # column 2: one face-down card under five face-up ones
+    page.locator("#table").focus()
+    page.keyboard.press("2")  # the cursor on the column's last card
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + one!r})")
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + two!r})")
