@@ -235,3 +235,24 @@ def test_the_keyboard_cursor_counts_the_cards_on_a_card_by_plural_rules(
     page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + one!r})")
     page.keyboard.press("ArrowUp")
     page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + two!r})")
+
+
+def test_the_by_rule_table_keeps_each_figure_on_one_line_on_a_phone(new_page: Any) -> None:
+    user = factories.user()
+    won = factories.game(owner=user, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+    Game.objects.filter(pk=won.pk).update(moves=140, score=625, time_ms=200_000)
+    for _ in range(2):
+        factories.game(owner=user, code="YU1-C-AAAAAAD", moves=3)
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    log_in(page, user)
+    page.goto("/stats")
+    page.locator("#rules-section").wait_for(state="visible")
+    assert page.locator("#rules-body tr").first.locator("td").nth(3).text_content() == "33 %"
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#rules-body td')].map((td) => {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            return range.getClientRects().length;
+        })"""
+    )
+    assert set(lines) == {1}, lines  # "33 %" broke before its "%" (two lines)
