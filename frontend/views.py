@@ -114,8 +114,8 @@ PAGES = {
 #: Each page's ES modules, named up front (<link rel="modulepreload">) so that the browser fetches
 #: them side by side instead of discovering one level of imports after another.
 MODULES = {
-    "play.js": ["i18n", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs"],
-    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "drag", "keyboard", "game", "dialogs", "share"],
+    "play.js": ["i18n", "api", "nav", "settings", "board", "keyboard", "game", "dialogs"],
+    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "keyboard", "game", "dialogs", "share"],
     "leaderboards.js": ["i18n", "strings", "api", "nav"],
     "stats.js": ["i18n", "strings", "api", "nav"],
     "archive.js": ["i18n", "strings", "api", "nav"],

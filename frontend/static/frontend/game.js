@@ -3,8 +3,7 @@
 // frame use only moves the server listed in legal_moves; everything else is the server's answer.
 import { t, tn, cardName, formatTime } from "./i18n.js";
 import { games } from "./api.js";
-import { Board, previewMove } from "./board.js";
-import { attachDrag } from "./drag.js";
+import { Board, attachDrag, previewMove } from "./board.js";
 import { attachKeyboard } from "./keyboard.js";
 
 const DOUBLE_TAP_MS = 280;
