@@ -10,7 +10,11 @@ with an empty cache in Debian's Chromium, ``--runs`` times in fresh browser cont
 - board: navigation start to the first paint after 52 cards lie on the table (the
   ``board-rendered`` mark when the page sets one, else the cards observed in the DOM).
 
-    python bench/page_load.py [--runs 5] [--root /path/to/checkout] [--viewport 390x844]
+    python bench/page_load.py [--runs 5] [--root /path/to/checkout] [--viewport 390x844] [--production]
+
+``--production`` serves the checkout as production does (DEBUG=0: collected static files, minified
+and compressed where the checkout does that; REDIS_URL must name a Redis database), which is what a
+player gets; without it, the development server's uncompressed files.
 """
 
 from __future__ import annotations
@@ -51,12 +55,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--root", type=Path, default=ROOT)
     parser.add_argument("--viewport", default="1366x800")
+    parser.add_argument("--production", action="store_true", help="DEBUG=0 and collected static files")
     args = parser.parse_args()
     width, height = (int(v) for v in args.viewport.split("x"))
     from playwright.sync_api import sync_playwright
 
     viewport = {"width": width, "height": height}
-    with served(args.root) as url, sync_playwright() as playwright:
+    with served(args.root, production=args.production) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         load_once(browser, url, viewport)  # warm the server
         loads = [load_once(browser, url, viewport) for _ in range(args.runs)]
@@ -66,7 +71,8 @@ def main() -> int:
     requests = max(int(load["requests"]) for load in loads)
     board = statistics.median(load["board"] for load in loads)
     painted = statistics.median(load["painted"] for load in loads)
-    print(f"first load of / at {width}x{height} ({args.root}), median of {args.runs} fresh contexts:")
+    mode = "production settings" if args.production else "development server"
+    print(f"first load of / at {width}x{height} ({args.root}, {mode}), median of {args.runs} fresh contexts:")
     print(f"  bytes:    {kb:.1f} KB transferred ({api:.1f} KB of it API), goal <= 108 KB")
     print(f"  requests: {requests} (most of any run), goal <= 14")
     print(f"  board:    {board:.0f} ms from navigation start to the rendered board ({painted:.0f} ms to its paint)")

@@ -59,13 +59,34 @@ def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0,
     raise RuntimeError("the server did not answer")
 
 
+def production_env(redis_url: str) -> dict[str, str]:
+    """What production sets (DEBUG off: collected, minified and compressed static files), with
+    plain HTTP on 127.0.0.1 allowed; Redis is needed with DEBUG off."""
+    if not redis_url:
+        raise SystemExit("--production needs REDIS_URL (e.g. redis://127.0.0.1:6379/6)")
+    return {
+        "DEBUG": "0",
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": "page-bench-only-" + "x" * 40,
+        "SECURE_SSL_REDIRECT": "0",
+        "SESSION_COOKIE_SECURE": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
+
+
 @contextmanager
-def served(root: Path = ROOT) -> Iterator[str]:
-    """The base URL of a ``runserver`` of the checkout at ``root`` on a fresh SQLite database."""
+def served(root: Path = ROOT, *, production: bool = False) -> Iterator[str]:
+    """The base URL of a ``runserver`` of the checkout at ``root`` on a fresh SQLite database;
+    with ``production`` as production serves it (DEBUG off, ``collectstatic`` first)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
         env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
         env.update(lifted_env())
+        if production:
+            env.update(production_env(os.environ.get("REDIS_URL", "")))
+            command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+            subprocess.run(command, cwd=root, env=env, check=True)
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env, check=True)
         port = free_port()
         url = f"http://127.0.0.1:{port}"

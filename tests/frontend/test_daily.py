@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.daily import utc_today
 from games.engine import Game as EngineGame
+from games.engine import GameCode
 from games.models import Game
 from stats import standing
 from stats.models import DailyResult
@@ -342,10 +343,10 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     assert page.locator("#win-extra").text_content() == "Dein Rang: 1 von 1"
 
     page.goto("/daily")  # later that day: the rank, the time and the moves, and practice
-    page.wait_for_function("document.getElementById('daily-status').textContent.startsWith('Dein Rang: 1 von 1 ')")
+    page.wait_for_function("document.getElementById('daily-status').textContent.startsWith('Dein Rang: 1 von 1. ')")
     won = Game.objects.get(pk=game.pk)
     assert page.locator("#daily-status").text_content() == (
-        f"Dein Rang: 1 von 1 Gewonnen in {won.time_ms // 60000}:{won.time_ms // 1000 % 60:02d} mit {won.moves} Zügen."
+        f"Dein Rang: 1 von 1. Gewonnen in {won.time_ms // 60000}:{won.time_ms // 1000 % 60:02d} mit {won.moves} Zügen."
     )
     assert page.locator("#daily-top-body tr.mine th").text_content() == user.username
     play = page.locator("#daily-play")
@@ -357,3 +358,37 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     cards_dealt(page)
     assert page.locator("#rule-badge").text_content() == "Klassisch · Übung"
     assert page.locator("#close-figure").is_hidden()  # practice: nothing closes
+
+
+def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_after_its_close(new_page: Any) -> None:
+    """Issue 16, item 6: not started, then closed (the other two states: test_continuity, and the
+    won attempt above); a closed attempt is played on as practice, and no other game is dealt."""
+    today = utc_today()
+    daily_deal(today)
+    user = factories.user()
+    page = new_page(locale="en-US")
+    log_in(page, user)
+    page.goto("/daily")
+    play = page.locator("#daily-play")
+    play.wait_for(state="visible")
+    assert page.locator("#daily-note").text_content() == "Your first game today is your ranked attempt."
+    assert play.text_content() == "Play today's deal"
+    assert page.locator("#daily-status").is_hidden()
+
+    engine = EngineGame.new(GameCode.parse("YU1-C-AAAAAAB"))
+    while engine.moves < 4:  # a move and its undo, twice
+        engine.play(engine.legal_moves()[0])
+        engine.undo()
+    attempt = factories.game(owner=user, engine=engine, daily=today, ranked=True)
+    Game.objects.filter(pk=attempt.pk).update(closed_at=timezone.now())  # closed, as at 00:00 UTC
+    page.reload()
+    page.wait_for_function("document.getElementById('daily-play').textContent === 'Play on as practice'")
+    assert page.locator("#daily-status").text_content() == (
+        "The day ended before your ranked attempt was won: it does not count for the leaderboard. "
+        "You can play it on as practice."
+    )
+    play.click()
+    cards_dealt(page)
+    assert page.locator("#rule-badge").text_content() == "Classic · Practice"
+    assert page.locator("#stat-moves").text_content() == "4"
+    assert Game.objects.filter(owner=user, daily=today).count() == 1

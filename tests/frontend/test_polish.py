@@ -218,3 +218,41 @@ def test_clean_wins_replace_the_highest_score(new_page: Any) -> None:
     assert page.locator("#tile-clean strong").text_content() == "1"
     assert page.locator("#tile-bestscore").count() == 0
     assert "675" not in page.locator("#stats-tiles").inner_text()
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two"),
+    [("de-DE", "1 Karte darauf", "2 Karten darauf"), ("en-US", "1 card on it", "2 cards on it")],
+)
+def test_the_keyboard_cursor_counts_the_cards_on_a_card_by_plural_rules(
+    new_page: Any, locale: str, one: str, two: str
+) -> None:
+    page = new_page(locale=locale)
+    open_deal(page, "YU1-C-AAAAAAB")  # column 2: one face-down card under five face-up ones
+    page.locator("#table").focus()
+    page.keyboard.press("2")  # the cursor on the column's last card
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + one!r})")
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + two!r})")
+
+
+def test_the_by_rule_table_keeps_each_figure_on_one_line_on_a_phone(new_page: Any) -> None:
+    user = factories.user()
+    won = factories.game(owner=user, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
+    Game.objects.filter(pk=won.pk).update(moves=140, score=625, time_ms=200_000)
+    for _ in range(2):
+        factories.game(owner=user, code="YU1-C-AAAAAAD", moves=3)
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    log_in(page, user)
+    page.goto("/stats")
+    page.locator("#rules-section").wait_for(state="visible")
+    assert page.locator("#rules-body tr").first.locator("td").nth(3).text_content() == "33 %"
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#rules-body td')].map((td) => {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            return range.getClientRects().length;
+        })"""
+    )
+    assert set(lines) == {1}, lines  # "33 %" broke before its "%" (two lines)

@@ -4,6 +4,7 @@ JavaScriptCatalog at an address that changes with them."""
 
 from __future__ import annotations
 
+import gzip
 import re
 from html import unescape
 from typing import Any
@@ -93,3 +94,12 @@ def test_the_scripts_texts_come_from_the_catalogue_of_the_page_language(client: 
     # Another digest (an older page's) is answered too, but not cached for good.
     assert "immutable" not in client.get("/jsi18n/de.js?v=old")["Cache-Control"]
     assert client.get("/jsi18n/fr.js").status_code == 404
+
+
+def test_the_catalogue_travels_gzipped_to_a_browser_that_takes_it(client: Client) -> None:
+    address = catalogue_address(page(client, "/", "de"))
+    plain: Any = client.get(address)
+    packed: Any = client.get(address, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 2

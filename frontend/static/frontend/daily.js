@@ -216,7 +216,8 @@ async function standing(attempt) {
   } else {
     // Won: the rank (or why it does not count), the time and the moves.
     const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
-    const withFigures = (text) => (figures ? `${text} ${figures}` : text);
+    // "Your rank: 1 of 3. Won in 3:05 with 90 moves." (a sentence of its own after the rank)
+    const withFigures = (text) => (figures ? `${/[.!?…]$/.test(text) ? text : `${text}.`} ${figures}` : text);
     setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
     rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then(async (text) => {
       setStatus(withFigures(text));

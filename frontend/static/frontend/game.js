@@ -1,10 +1,9 @@
 // One game on the table: shows the server's state, turns drags, taps and keys into API moves,
 // and keeps the game bar. It never judges a move itself: drop hints and the optimistic first
 // frame use only moves the server listed in legal_moves; everything else is the server's answer.
-import { t, cardName, formatTime } from "./i18n.js";
+import { t, tn, cardName, formatTime } from "./i18n.js";
 import { games } from "./api.js";
-import { Board, previewMove } from "./board.js";
-import { attachDrag } from "./drag.js";
+import { Board, attachDrag, previewMove } from "./board.js";
 import { attachKeyboard } from "./keyboard.js";
 
 const DOUBLE_TAP_MS = 280;
@@ -139,7 +138,7 @@ export class GameTable {
     $("winnable-button").hidden = !help;
     const badge = [t(`rule.${s.rule}`)];
     if (s.daily && !s.code) badge.push(t(this.counts() ? "bar.ranked" : "bar.practice"));
-    if (s.solution_length) badge.push(t("solved.in", { n: s.solution_length }));
+    if (s.solution_length) badge.push(tn("solved.in", s.solution_length));
     $("rule-badge").textContent = badge.join(" · ");
     this.tick();
   }

@@ -1,7 +1,7 @@
 // Keyboard play (the keys are listed on the page): a cursor walks over the face-up cards; Enter
 // picks up a card with the cards on it, the arrows choose a target, Enter drops. Drops go
 // through the same path as a mouse drop, so the server decides as always.
-import { t, cardName } from "./i18n.js";
+import { t, tn, cardName } from "./i18n.js";
 import { SUITS } from "./board.js";
 
 export function attachKeyboard(table) {
@@ -57,7 +57,7 @@ export function attachKeyboard(table) {
     if (!card) return t("column.empty", { n: cursor.col + 1 });
     const covered = column(cursor.col).length - cursor.index - 1;
     const text = t("cursor.card", { card: cardName(card), n: cursor.col + 1 });
-    return covered ? `${text}, ${t("cursor.covered", { count: covered })}` : text;
+    return covered ? `${text}, ${tn("cursor.covered", covered)}` : text;
   }
 
   function paint(say = true) {
