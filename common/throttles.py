@@ -18,6 +18,7 @@ moves a minute from one address that list alone cost more than the move.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
@@ -105,9 +106,13 @@ class UsernameThrottle(_Throttle):
         return self.username_key(data.get("username"))
 
     def username_key(self, username: object) -> str | None:
+        # NFKC first, as Django's login form does before it looks the name up: the admin logs
+        # "ｂｏｓｓ" (full-width) or "𝐛𝐨𝐬𝐬" (mathematical bold) in as "boss", so each such spelling
+        # must count in the one bucket of the name, not open a fresh one. Case-folded: one bucket
+        # whatever the case (new names are unique whatever their case).
         if not isinstance(username, str) or not username:
             return None
-        return self.key(username.strip().lower()[:150])
+        return self.key(unicodedata.normalize("NFKC", username).strip().casefold()[:150])
 
 
 class FormUsernameThrottle(UsernameThrottle):

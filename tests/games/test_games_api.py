@@ -91,7 +91,18 @@ def test_a_version_2_code_written_in_groups_with_spaces_starts_its_deal(player):
     assert state["tableau"] == player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()["tableau"]
 
 
-@pytest.mark.parametrize("code", ["YU1-X-AAAAAAB", "YU2-C-AAAAAAB", "YU1-C-AAAA", "", "YU1-C-AAAAAA1"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "YU1-X-AAAAAAB",
+        "YU2-C-AAAAAAB",
+        "YU1-C-AAAA",
+        "",
+        "YU1-C-AAAAAA1",
+        "yu1-c-aaaaa\ufb00",  # the ligature "ff" upper-cases to "FF": only ASCII letters count
+        "YU2-C-" + "A" * 46 + "\ufb00",
+    ],
+)
 def test_a_bad_code_is_refused_with_bad_code(player, code):
     body = assert_error(player.post("/api/v1/games", {"code": code}), 400, "bad_code")
 

@@ -90,3 +90,20 @@ def test_looking_at_the_login_page_counts_nothing(staff: Any, settings: Any) -> 
         assert Client().get(LOGIN, REMOTE_ADDR="10.0.0.5").status_code == 200
 
     assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.5").status_code == 302
+
+
+@pytest.mark.parametrize("spelling", ["ｂｏｓｓ", "𝐛𝐨𝐬𝐬"])
+def test_another_unicode_spelling_of_the_name_counts_in_its_limit(staff: Any, settings: Any, spelling: str) -> None:
+    """The admin's form logs ``ｂｏｓｓ`` (full-width) or ``𝐛𝐨𝐬𝐬`` (mathematical bold) in as ``boss``
+    (Django's login form NFKC-normalises the name): such a spelling must not open a per-username
+    bucket of its own, or each of the many spellings of a name would get its own guesses."""
+    _rates(settings, login_username="3/minute")
+    assert _attempt(Client(), spelling, factories.PASSWORD, "10.0.0.20").status_code == 302  # it is boss
+    for address in ("10.0.0.21", "10.0.0.22"):
+        _attempt(Client(), "boss", "guess", address)
+    client = Client()
+
+    response = _attempt(client, spelling, factories.PASSWORD, "10.0.0.23")
+
+    assert response.status_code == 429
+    assert not _logged_in(client)

@@ -98,3 +98,18 @@ def test_a_nul_in_the_admin_login_form_reaches_no_query_on_postgresql(db: Any) -
     response = Client().post("/admin/login/", {"username": "lena\x00", "password": "x"})
 
     assert response.status_code in (200, 400)  # the form refuses it; no DataError
+
+
+def test_a_session_cookie_with_a_nul_is_a_new_guest(db: Any) -> None:
+    """The session key reaches a query too (the session's row): a cookie with a NUL (a quoted
+    cookie can spell it as \\000) is no session of ours, and the visitor is a guest with a fresh
+    one, on PostgreSQL as well (Django's own key check let it through to a DataError: a 500)."""
+    client = Client()
+    client.cookies["sessionid"] = "abcdefgh\x00ijklmnop"
+    assert "\\000" in client.cookies.output()  # (sent as the quoted escape, as a browser could)
+
+    me = client.get("/api/v1/auth/me")
+    page = client.get("/")
+
+    assert me.status_code == 200 and me.json()["authenticated"] is False
+    assert page.status_code == 200
