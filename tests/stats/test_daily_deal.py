@@ -102,9 +102,7 @@ def test_no_practice_copy_of_todays_deal_while_the_ranked_attempt_runs(player, t
     assert player.get("/api/v1/daily").json()["attempt"]["game"] == first["id"]
 
 
-def test_after_the_ranked_attempt_is_won_further_games_are_practice_and_not_counted_again(
-    player, today, todays_deal
-):
+def test_after_the_ranked_attempt_is_won_further_games_are_practice_and_not_counted_again(player, today, todays_deal):
     first = player.post("/api/v1/games", {"daily": True}).json()
     Game.objects.filter(pk=first["id"]).update(status=StatusChoices.WON)
     second = player.post("/api/v1/games", {"daily": True}).json()
