@@ -211,6 +211,19 @@ def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
     standing.standing_record(game_id=game.id)  # its bars of the day's histograms, as the board's task does
 
 
+def test_on_the_sites_first_day_a_guests_daily_page_asks_nothing_that_fails(new_page: Any) -> None:
+    daily_deal(utc_today())  # no deal before today: nothing to practise, and no 404 in the console
+    page = new_page()
+    failed: list[str] = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.status} {response.url}"))
+    page.goto("/daily")
+    page.locator("#daily-guest").wait_for(state="visible")
+    page.wait_for_load_state("networkidle")
+
+    assert failed == []
+    assert page.locator("#daily-past").is_hidden()
+
+
 def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_deal(
     new_page: Any, screenshot: Any
 ) -> None:
