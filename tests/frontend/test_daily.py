@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 import time_machine
@@ -405,3 +406,24 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
     assert page.locator("#rule-badge").text_content() == "Classic · Practice"
     assert page.locator("#stat-moves").text_content() == "4"
     assert Game.objects.filter(owner=user, daily=today).count() == 1
+
+
+def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practice_copy(new_page: Any) -> None:
+    daily_deal(utc_today())
+    user = factories.user()
+    page = new_page(locale="en-US")
+    log_in(page, user)
+    page.goto("/daily")
+    play = page.locator("#daily-play")
+    play.wait_for(state="visible")
+    assert play.text_content() == "Play today's deal"
+    attempt = factories.token_client(user).post("/api/v1/games", {"daily": True}, format="json").json()
+
+    play.click()  # the page still offers the first attempt: the server refuses a copy beside it
+
+    page.wait_for_function("document.getElementById('daily-play').textContent === 'Resume'")
+    assert Game.objects.filter(owner=user).count() == 1
+    play.click()
+    cards_dealt(page)
+    assert page.locator("#rule-badge").text_content() == "Classic · Ranked"
+    assert Game.objects.filter(owner=user).get().pk == UUID(attempt["id"])

@@ -276,6 +276,7 @@ async function start() {
   } catch (err) {
     if (notReady(err)) preparing(err);
     else if (err.code === "daily_needs_account") await guestView(); // the session has ended
+    else if (err.code === "daily_attempt_open") await load(); // started on another device meanwhile: offer it
     else setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t("error.generic"));
   } finally {
     button.disabled = false;
