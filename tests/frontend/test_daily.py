@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 import time_machine
@@ -211,6 +212,19 @@ def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
     standing.standing_record(game_id=game.id)  # its bars of the day's histograms, as the board's task does
 
 
+def test_on_the_sites_first_day_a_guests_daily_page_asks_nothing_that_fails(new_page: Any) -> None:
+    daily_deal(utc_today())  # no deal before today: nothing to practise, and no 404 in the console
+    page = new_page()
+    failed: list[str] = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.status} {response.url}"))
+    page.goto("/daily")
+    page.locator("#daily-guest").wait_for(state="visible")
+    page.wait_for_load_state("networkidle")
+
+    assert failed == []
+    assert page.locator("#daily-past").is_hidden()
+
+
 def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_deal(
     new_page: Any, screenshot: Any
 ) -> None:
@@ -392,3 +406,24 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
     assert page.locator("#rule-badge").text_content() == "Classic · Practice"
     assert page.locator("#stat-moves").text_content() == "4"
     assert Game.objects.filter(owner=user, daily=today).count() == 1
+
+
+def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practice_copy(new_page: Any) -> None:
+    daily_deal(utc_today())
+    user = factories.user()
+    page = new_page(locale="en-US")
+    log_in(page, user)
+    page.goto("/daily")
+    play = page.locator("#daily-play")
+    play.wait_for(state="visible")
+    assert play.text_content() == "Play today's deal"
+    attempt = factories.token_client(user).post("/api/v1/games", {"daily": True}, format="json").json()
+
+    play.click()  # the page still offers the first attempt: the server refuses a copy beside it
+
+    page.wait_for_function("document.getElementById('daily-play').textContent === 'Resume'")
+    assert Game.objects.filter(owner=user).count() == 1
+    play.click()
+    cards_dealt(page)
+    assert page.locator("#rule-badge").text_content() == "Classic · Ranked"
+    assert Game.objects.filter(owner=user).get().pk == UUID(attempt["id"])

@@ -184,13 +184,14 @@ async function guestView() {
   line("daily-note", "");
   $("daily-guest").hidden = false;
   try {
-    const past = await daily.day(dayBefore(today.date));
-    if (past.code) {
+    // The newest past day, from the archive: a site's first day has none (an empty page, no 404).
+    const [past] = (await daily.archive(1, { size: 1 })).results || [];
+    if (past && past.date === dayBefore(today.date) && past.code) {
       $("daily-past").href = `/?code=${encodeURIComponent(past.code)}`;
       $("daily-past").hidden = false;
     }
   } catch (err) {
-    /* 404: no deal yesterday, nothing to practise */
+    /* no archive: nothing to practise */
   }
 }
 
@@ -275,6 +276,7 @@ async function start() {
   } catch (err) {
     if (notReady(err)) preparing(err);
     else if (err.code === "daily_needs_account") await guestView(); // the session has ended
+    else if (err.code === "daily_attempt_open") await load(); // started on another device meanwhile: offer it
     else setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t("error.generic"));
   } finally {
     button.disabled = false;
