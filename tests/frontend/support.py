@@ -147,6 +147,15 @@ def log_in(page: Any, user: Any) -> None:
     )
 
 
+def daily_offer(page: Any, user: Any) -> Any:
+    """Log ``user`` in, open the daily page and return its play button once it shows what it offers."""
+    log_in(page, user)
+    page.goto("/daily")
+    play = page.locator("#daily-play")
+    play.wait_for(state="visible")
+    return play
+
+
 def answer_edited(page: Any, pattern: str, edit: Callable[[Any, dict[str, Any]], None]) -> None:
     """Let the server answer the API requests whose path matches ``pattern``, then change their
     JSON with ``edit(request, body)`` before the page sees it: what the backend would say at

@@ -22,6 +22,7 @@ from tests import factories
 from .conftest import PHONE
 from .support import (
     daily_deal,
+    daily_offer,
     find_deal,
     foundation_move,
     last_card,
@@ -230,10 +231,7 @@ def test_a_ranked_attempt_started_on_one_device_is_offered_on_the_other(new_page
     game_play(game_id=attempt.pk, player=Player(user=user), move=legal)
 
     second = new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
-    log_in(second, user)
-    second.goto("/daily")
-    play = second.locator("#daily-play")
-    play.wait_for(state="visible")
+    play = daily_offer(second, user)
     assert second.locator("#daily-status").text_content() == "Your ranked attempt is in progress."
     assert play.text_content() == "Resume"
     play.click()

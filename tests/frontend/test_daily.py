@@ -28,7 +28,7 @@ from tests import factories
 from tests.stats.helpers import play_all_but_the_last
 
 from .conftest import PHONE
-from .support import answer_edited, daily_deal, log_in, open_deal, settle
+from .support import answer_edited, daily_deal, daily_offer, log_in, open_deal, settle
 
 pytestmark = pytest.mark.browser
 
@@ -168,10 +168,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     user = factories.user()
     game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=100)  # 100 ms a move
     page = new_page()
-    log_in(page, user)
-    page.goto("/daily")
-    play = page.locator("#daily-play")
-    play.wait_for(state="visible")
+    play = daily_offer(page, user)
     assert play.text_content() == "Weiterspielen"  # GET daily's attempt: in progress
     assert page.locator("#daily-status").text_content() == "Dein gewerteter Versuch läuft."
     play.click()
@@ -381,10 +378,7 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
     daily_deal(today)
     user = factories.user()
     page = new_page(locale="en-US")
-    log_in(page, user)
-    page.goto("/daily")
-    play = page.locator("#daily-play")
-    play.wait_for(state="visible")
+    play = daily_offer(page, user)
     assert page.locator("#daily-note").text_content() == "Your first game today is your ranked attempt."
     assert play.text_content() == "Play today's deal"
     assert page.locator("#daily-status").is_hidden()
@@ -412,10 +406,7 @@ def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practic
     daily_deal(utc_today())
     user = factories.user()
     page = new_page(locale="en-US")
-    log_in(page, user)
-    page.goto("/daily")
-    play = page.locator("#daily-play")
-    play.wait_for(state="visible")
+    play = daily_offer(page, user)
     assert play.text_content() == "Play today's deal"
     attempt = factories.token_client(user).post("/api/v1/games", {"daily": True}, format="json").json()
 
