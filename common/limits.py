@@ -17,7 +17,9 @@ DEFAULT_RATES: dict[str, str] = {
     "game_start_ip": "600/minute",
     "moves": "1200/minute",
     "moves_ip": "6000/minute",
-    "help": "30/minute",
+    # A player following hints at a human pace (one every 2 s, with a "still winnable?" now and
+    # then) stays well inside: a fixed window of a minute lets 30 such hints and more through.
+    "help": "60/minute",
     "help_ip": "300/minute",
 }
 

@@ -14,12 +14,13 @@ from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
-from games.solver import hint, still_winnable
+from games.engine import IllegalMove, Move
+from games.solver import advise, position_key, still_winnable
 
 from .daily import utc_today
 from .models import Game
 from .players import Player
-from .selectors import game_get
+from .selectors import game_get, move_log_list
 
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
@@ -29,14 +30,33 @@ def _practice_game(*, game_id: UUID, player: Player) -> Game:
     return game
 
 
-def game_hint(*, game_id: UUID, player: Player) -> dict[str, Any] | None:
-    """A good next move from what the player sees (the engine's hint), or ``None`` (no move left)."""
+def positions_had(game: Game) -> list[str]:
+    """The positions ``game`` has had (:func:`games.solver.position_key`), from its deal and its
+    move log, the position as it stands last."""
+    engine = EngineGame.from_code(game.code)
+    keys = [position_key(engine)]
+    try:
+        for entry in move_log_list(game=game).values_list("move", flat=True):
+            if entry == "undo":
+                engine.undo()
+            else:
+                engine.play(Move.parse(entry))
+            keys.append(position_key(engine))
+    except (IllegalMove, ValueError):  # a log that does not replay (never in play): what it gave so far
+        pass
+    return keys
+
+
+def game_hint(*, game_id: UUID, player: Player) -> dict[str, Any]:
+    """A good next move from what the player sees, never back to a position the game already had:
+    ``{"move": ..., "reason": "move"}``, or ``move`` None with the reason ``none`` (no move left)
+    or ``no_progress`` (no move helps: undo some)."""
     game = _practice_game(game_id=game_id, player=player)
     engine = EngineGame.from_state(game.state)
     if engine.is_won:
-        return None
-    move = hint(engine)
-    return None if move is None else move.to_json()
+        return {"move": None, "reason": "none"}
+    advice = advise(engine, positions_had(game))
+    return {"move": None if advice.move is None else advice.move.to_json(), "reason": advice.reason}
 
 
 def game_winnable(*, game_id: UUID, player: Player) -> str:

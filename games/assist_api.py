@@ -20,7 +20,14 @@ from .serializers import MoveSerializer
 
 
 class HintSerializer(serializers.Serializer):
-    move = MoveSerializer(allow_null=True, help_text="A good next move, or null when there is none.")
+    move = MoveSerializer(allow_null=True, help_text="A good next move, or null when there is none (see reason).")
+    reason = serializers.ChoiceField(
+        choices=["move", "none", "no_progress"],
+        help_text="move: follow `move`. none: no legal move is left (or the game is won). no_progress: no move "
+        "helps (every move goes back to a position the game already had, or only shuffles cards between "
+        'columns): the page says "no useful move — consider undo". A hint never leads back to a position '
+        "the game has had.",
+    )
 
 
 class WinnableSerializer(serializers.Serializer):
@@ -42,7 +49,7 @@ class GameHintApi(ApiView):
         responses={200: HintSerializer, **_ERRORS},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        return Response({"move": assist.game_hint(game_id=game_id, player=player_of(request))})
+        return Response(assist.game_hint(game_id=game_id, player=player_of(request)))
 
 
 class GameWinnableApi(ApiView):

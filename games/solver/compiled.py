@@ -9,6 +9,7 @@ them, or ``NUMBA_CACHE_DIR``): :func:`warm_up` does it before a solver's clock s
 from __future__ import annotations
 
 import enum
+import threading
 from dataclasses import dataclass
 from typing import Final
 
@@ -91,6 +92,43 @@ class Run:
     line: tuple[Move, ...]
 
 
+def _new_work() -> tuple[npt.NDArray[np.generic], ...]:
+    """The search's scratch arrays (about 20 MB). Every search writes what it reads (the searches of
+    one solve share them one after the other), so each thread keeps one set for all its solves:
+    zeroing them anew took about 3 ms a solve, more than a hint's small searches themselves."""
+    depth = _MAX_DEPTH
+    return (
+        np.zeros(1 << 21, dtype=np.int64),  # the moves of the frames on the path, a stack
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.bool_),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth * 8 + 256, dtype=np.int64),  # the moves up (and swaps) made on entering
+        np.zeros(depth * 8 + 256, dtype=np.bool_),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(1 << 18, dtype=np.int64),  # the families' members: where from, by which swap
+        np.zeros(1 << 18, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+        np.zeros(kernels.MOVES, dtype=np.int64),  # one position's moves (or swaps), as found
+        np.zeros(kernels.FAMILY, dtype=np.int64),  # the swaps to one member
+        np.zeros(kernels.FAMILY, dtype=np.int64),  # the members, as bits: which groups are swapped
+    )
+
+
+_local = threading.local()
+
+
+def _work() -> tuple[npt.NDArray[np.generic], ...]:
+    work = getattr(_local, "work", None)
+    if work is None:
+        work = _local.work = _new_work()
+    return work
+
+
 class Searches:
     """The searches of one solve from ``game``'s position. They share what they learn about
     positions: the deadlock check's answers, and the positions proven lost (``kernels.search``)."""
@@ -102,27 +140,8 @@ class Searches:
         self.known = np.zeros((1 << 12, 2), dtype=np.uint64)
         self.known_dead = np.zeros(1 << 12, dtype=np.bool_)
         self.known_count = np.zeros(1, dtype=np.int64)
-        depth = _MAX_DEPTH
-        self.work = (
-            np.zeros(1 << 21, dtype=np.int64),  # the moves of the frames on the path, a stack
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.bool_),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth * 8 + 256, dtype=np.int64),  # the moves up (and swaps) made on entering
-            np.zeros(depth * 8 + 256, dtype=np.bool_),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(1 << 18, dtype=np.int64),  # the families' members: where from, by which swap
-            np.zeros(1 << 18, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(depth, dtype=np.int64),
-            np.zeros(kernels.MOVES, dtype=np.int64),  # one position's moves (or swaps), as found
-            np.zeros(kernels.FAMILY, dtype=np.int64),  # the swaps to one member
-            np.zeros(kernels.FAMILY, dtype=np.int64),  # the members, as bits: which groups are swapped
-        )
+        self.work = _work()
+        self.lines = True  # False: a win comes back without its line (no polish, no replay)
 
     def run(
         self, max_nodes: int | None, deadline: float | None, noise: float = 0.0, seed: int = 0, canon: bool = False
@@ -141,7 +160,7 @@ class Searches:
             -1 if max_nodes is None else max_nodes, 0.0 if deadline is None else deadline, GROUP_LIMIT,
             noise, seed, self.known, self.known_dead, self.known_count, self.work, canon,
         )  # fmt: skip
-        if Status(int(status)) is not Status.WON:
+        if Status(int(status)) is not Status.WON or not self.lines:
             return Run(Status(int(status)), int(nodes), ())
         line = kernels.polish(
             self.cols.copy(), self.lens.copy(), self.down.copy(), self.fnd.copy(), line,

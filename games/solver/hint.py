@@ -1,10 +1,15 @@
 """Help for practice games: a fair hint, and "is this game still winnable?".
 
-:func:`hint` sees only what the player sees (``game.view()``): it deals the unseen cards into
-the face-down places a few times, from a seed of that view alone, solves each sample with a
-small node budget (no clock: the same view, the same hint) and returns the move that most often
-starts a win, or a rule of thumb if none is solved. :func:`still_winnable` answers about the real
-deal, face-down cards included, so it is for practice games only (never today's daily deal).
+:func:`advise` sees only what the player sees (``game.view()``) and the positions the game has
+already had (``seen``: :func:`position_key` of each, from the server's move log). It deals the
+unseen cards into the face-down places, uniformly, from a seed of the view alone, solves each
+sample within a node budget (no clock: the same view and history, the same hint) and returns the
+move that starts a win in most samples; on a tie, the move that turns a card up, puts one up or
+empties a column before one that only moves cards between columns. It never suggests a move back
+to a position the game already had, so a player who follows it never goes round in a loop; when
+no sample is won and no move turns a card up, puts one up or empties a column, it says so
+(``no_progress``) instead of shuffling cards. :func:`still_winnable` answers about the real deal,
+face-down cards included, so it is for practice games only (never today's daily deal).
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> str(hint(game))
@@ -18,21 +23,49 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final, Literal
 
-from games.engine.cards import ACE, CARD_NAMES, HIDDEN, RANK, SUIT, SUITS, card_of, fits, parse_card
+from games.engine.cards import ACE, CARD_NAMES, HIDDEN, RANK, SUITS, card_of, fits, parse_card
 from games.engine.game import Game
 from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move
 
 from .search import Verdict, solve
 
-__all__ = ["HINT_NODES", "HINT_SAMPLES", "WINNABLE_NODES", "hint", "still_winnable"]
+__all__ = [
+    "HINT_NODES",
+    "HINT_SAMPLES",
+    "WINNABLE_NODES",
+    "Advice",
+    "advise",
+    "hint",
+    "position_key",
+    "still_winnable",
+]
 
-HINT_SAMPLES: Final = 5
-HINT_NODES: Final = 6_000  # per sample
+#: Samples of the unseen cards and the node budget of each (``bench/hint_bench.py``: p95 under
+#: 300 ms of one core). A sample the first search does not win gets nothing more.
+HINT_SAMPLES: Final = 12
+HINT_NODES: Final = 20_000  # per sample
+#: When no sample's win starts with a fresh move: the moves tried one by one, on fewer samples.
+_FLAT_MOVES: Final = 8
+_FLAT_SAMPLES: Final = 4
+_FLAT_NODES: Final = 5_000
 WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (what it leaves unknown: README)
 
 Answer = Literal["yes", "no", "unknown"]
+Reason = Literal["move", "none", "no_progress"]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A hint: ``move``, or None with the ``reason``: ``none`` (no legal move, or won) or
+    ``no_progress`` (no move helps: every move goes back to a position the game already had, or
+    only moves cards between columns where no sample finds a win)."""
+
+    move: Move | None
+    reason: Reason
 
 
 def _visible(game: Game) -> tuple[list[list[int]], list[int], list[int], str]:
@@ -55,6 +88,15 @@ def _visible(game: Game) -> tuple[list[list[int]], list[int], list[int], str]:
     return faces, down, tops, text
 
 
+def position_key(game: Game) -> str:
+    """The position as the player sees it, as a text. Within one game it is exact: a face-down
+    card never moves, so the same visible position is the same position."""
+    parts = [",".join(map(str, game.foundations))]
+    for col, d in zip(game.columns, game.down, strict=True):
+        parts.append(f"{d}:" + "".join(CARD_NAMES[c] for c in col[d:]))
+    return "|".join(parts)
+
+
 def _sampled_games(game: Game, samples: int) -> list[Game]:
     faces, down, tops, text = _visible(game)
     seen = {c for col in faces for c in col}
@@ -74,50 +116,82 @@ def _sampled_games(game: Game, samples: int) -> list[Game]:
     return out
 
 
-def _rule_of_thumb(game: Game) -> Move | None:
-    """A sensible move from the visible position alone, or None when there is no legal move."""
+def _kind(game: Game, move: Move) -> int:
+    """How much a move does that the player can see: 3 turns a card up, 2 puts one up, 1 empties
+    a column (a King's group into an empty column empties nothing useful: 0), 0 only moves cards
+    between columns, or takes one back."""
+    if move.src >= FOUNDATION:
+        return 0
+    col, down = game.columns[move.src], game.down[move.src]
+    index = len(col) - 1 if move.card is None else col.index(move.card, down)
+    if down and index == down:
+        return 3
+    if move.dst == TO_FOUNDATION:
+        return 2
+    if index == 0 and not fits(col[0], None, relaxed=game.relaxed):
+        return 1
+    return 0
+
+
+def _thumb(game: Game, move: Move) -> tuple[int, int]:
+    """A rule of thumb among the moves that make progress: the kind, then the most face-down
+    cards in the source column (the longest pile to dig out)."""
+    return (_kind(game, move), game.down[move.src] if move.src < FOUNDATION else 0)
+
+
+def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
+    """The suggested next move for the player of ``game``, from the visible position only, never
+    to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
+    if game.is_won:
+        return Advice(None, "none")
     moves = game.legal_moves()
     if not moves:
-        return None
-    columns, down = game.columns, game.down  # only lengths and face-down counts are read
-
-    def score(move: Move) -> tuple[int, int]:
-        if move.src >= FOUNDATION:
-            return (0, 0)  # a take-back: last
-        col = columns[move.src]
-        index = len(col) - 1 if move.card is None else col.index(move.card, down[move.src])
-        flips = down[move.src] > 0 and index == down[move.src]
-        if move.dst == TO_FOUNDATION:
-            return (5 if flips else 3, down[move.src])
-        if flips:
-            return (4, down[move.src])
-        if index == 0:
-            # a card that could go into an empty column gains nothing by leaving one
-            return (1, 0) if fits(col[0], None, relaxed=game.relaxed) else (2, 0)
-        below = col[index - 1]
-        return (2 if game.foundations[SUIT[below]] == RANK[below] - 1 else 1, 0)
-
-    return max(moves, key=score)
-
-
-def hint(game: Game, *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Move | None:
-    """The suggested next move for the player of ``game``, from the visible position only.
-
-    ``None`` when there is no legal move (or the game is won).
-    """
-    if game.is_won or not game.legal_moves():
-        return None
-    firsts: Counter[Move] = Counter()
+        return Advice(None, "none")
+    had = set(seen)
+    had.add(position_key(game))
+    fresh: list[Move] = []
+    for move in moves:
+        after = game.copy()
+        after.play(move)
+        if position_key(after) not in had:
+            fresh.append(move)
+    if not fresh:
+        return Advice(None, "no_progress")
+    allowed = set(fresh)
+    sampled = _sampled_games(game, samples)
+    wins: Counter[Move] = Counter()
     order: dict[Move, int] = {}
-    for sampled in _sampled_games(game, samples):
-        result = solve(sampled, max_nodes=max_nodes, max_seconds=None)
+    for sample in sampled:
+        result = solve(sample, max_nodes=max_nodes, max_seconds=None)
         if result.verdict is Verdict.WINNABLE and result.moves:
             first = result.moves[0]
-            firsts[first] += 1
-            order.setdefault(first, len(order))
-    if firsts:
-        return max(firsts, key=lambda m: (firsts[m], -order[m]))
-    return _rule_of_thumb(game)
+            if first in allowed:
+                wins[first] += 1
+                order.setdefault(first, len(order))
+    if not wins:
+        # The samples' wins all start by going back (or none was found): how many samples each
+        # fresh move still wins, with a smaller budget each.
+        fresh.sort(key=lambda m: _thumb(game, m), reverse=True)
+        for index, move in enumerate(fresh[:_FLAT_MOVES]):
+            for sample in sampled[:_FLAT_SAMPLES]:
+                after = sample.copy()
+                after.play(move)
+                if solve(after, max_nodes=_FLAT_NODES, max_seconds=None, line=False).verdict is Verdict.WINNABLE:
+                    wins[move] += 1
+                    order.setdefault(move, index)
+    if wins:
+        return Advice(max(wins, key=lambda m: (wins[m], _kind(game, m), -order[m])), "move")
+    best = max(fresh, key=lambda m: _thumb(game, m))
+    if _kind(game, best) == 0:
+        return Advice(None, "no_progress")
+    return Advice(best, "move")
+
+
+def hint(
+    game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES
+) -> Move | None:
+    """The move of :func:`advise`, or None (no legal move, or none that makes progress)."""
+    return advise(game, seen, samples=samples, max_nodes=max_nodes).move
 
 
 def still_winnable(game: Game, *, max_nodes: int = WINNABLE_NODES, max_seconds: float | None = None) -> Answer:

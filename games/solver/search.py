@@ -82,13 +82,15 @@ def solve(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     seed: int = 0,
+    line: bool = True,
 ) -> SolveResult:
     """Solve the full position of ``game`` (not changed) within the budget (None: no limit).
 
     ``max_seconds`` counts CPU time of this process (see ``_clock``). WINNABLE comes with the
     winning engine moves from this position; NOT_WINNABLE means the whole (soundly reduced)
     space was searched; UNKNOWN that the budget ran out first. The restarts are seeded by
-    ``seed``: the answer is deterministic for a node budget.
+    ``seed``: the answer is deterministic for a node budget. ``line=False``: a win comes back
+    with ``moves`` empty (quicker: the verdict is all that is wanted).
     """
     warm_up()  # compiled now, not on the clock
     begin = _clock()
@@ -96,6 +98,7 @@ def solve(
         return SolveResult(Verdict.WINNABLE, (), 0, 0.0)
     deadline = None if max_seconds is None else begin + max_seconds
     searches = Searches(game)  # they share what they learn about positions
+    searches.lines = line
     spent = 0  # nodes so far
 
     def decided(run: Run) -> SolveResult | None:

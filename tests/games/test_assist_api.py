@@ -50,9 +50,9 @@ def test_a_fresh_deal_is_winnable_and_a_finished_game_has_no_hint(player, accoun
     state = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()
     assert player.get(f"/api/v1/games/{state['id']}/winnable").json() == {"winnable": "yes"}
     game = factories.game(owner=account, engine=factories.one_move_from_winning())
-    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": {"from": "t1", "to": "f"}}
+    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": {"from": "t1", "to": "f"}, "reason": "move"}
     player.post(f"/api/v1/games/{game.id}/moves", {"from": "t1", "to": "f"})
-    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": None}
+    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": None, "reason": "none"}
 
 
 def test_a_stuck_game_is_reported_not_winnable(player, account):
@@ -119,3 +119,44 @@ def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_n
     Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
     DailyDeal.objects.filter(pk=deal.pk).update(date=utc_today() - timedelta(days=1))
     assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] == deal.solution_length
+
+
+def test_following_the_hints_never_comes_back_to_a_position(player):
+    """The server hands the game's history (its move log, undos included) to the hint."""
+    state = player.post("/api/v1/games", {"code": "YU1-C-EHEHGFC"}).json()
+    player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
+    state = player.post(f"/api/v1/games/{state['id']}/undo", {}).json()
+    seen = [(state["tableau"], state["foundations"])]
+    for _ in range(40):
+        answer = player.get(f"/api/v1/games/{state['id']}/hint").json()
+        if answer["move"] is None:
+            break
+        state = player.post(f"/api/v1/games/{state['id']}/moves", answer["move"]).json()
+        position = (state["tableau"], state["foundations"])
+        assert position not in seen
+        seen.append(position)
+    assert len(seen) > 20
+
+
+def test_no_useful_move_is_said_so(player, account):
+    # Classic: the Queen of Hearts may go from one black King to the other, a King into an empty
+    # column, a card back from a foundation; none turns a card up, puts one up or wins.
+    layout = [["KS", "QH"], ["KC"], [], [], [], [], []]
+    tops = {"S": "QS", "H": "TH", "C": "JC", "D": "KD"}
+    engine = EngineGame.from_layout(layout, tops, code=GameCode.parse("YU1-C-AAAAAAB"))
+    assert engine.legal_moves()
+    game = factories.game(owner=account, engine=engine)
+    assert player.get(f"/api/v1/games/{game.id}/hint").json() == {"move": None, "reason": "no_progress"}
+
+
+def test_a_player_at_a_human_pace_is_never_refused(player, account, monkeypatch):
+    """One hint every 2 s for three minutes (and a "still winnable?" every 10 s) on the default
+    limits: never a 429."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr("common.throttles._Throttle.timer", lambda self: clock[0])
+    game = factories.game(owner=account, engine=factories.one_move_from_winning())
+    for n in range(90):
+        assert player.get(f"/api/v1/games/{game.id}/hint").status_code == 200, n
+        if n % 5 == 0:
+            assert player.get(f"/api/v1/games/{game.id}/winnable").status_code == 200, n
+        clock[0] += 2.0

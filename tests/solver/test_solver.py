@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import FOUNDATION, Game, Move, Rule
-from games.solver import SolveResult, Verdict, hint, solve, still_winnable
+from games.solver import SolveResult, Verdict, advise, hint, position_key, solve, still_winnable
 from games.solver.compiled import is_deadlocked
 from games.solver.measure import wilson
 
@@ -203,6 +203,56 @@ def test_the_hint_is_none_without_a_legal_move() -> None:
     game = Game.from_layout(layout, {"S": "AS", "H": "KH", "D": "KD", "C": "KC"})
     assert game.legal_moves() == []
     assert hint(game) is None
+
+
+def follow_the_hints(game: Game, limit: int = 400) -> list[str]:
+    """Play the hint from here until it has none (or ``limit`` moves): the positions passed."""
+    seen = [position_key(game)]
+    while not game.is_won and len(seen) <= limit:
+        advice = advise(game, seen)
+        if advice.move is None:
+            break
+        game.play(advice.move)
+        seen.append(position_key(game))
+    return seen
+
+
+@pytest.mark.parametrize("code", ["YU1-C-EHEHGFC", "YU1-C-CHEKBOF", "YU1-C-NHYZFYV", "YU1-R-QZQHGJD"])
+def test_following_the_hints_never_comes_back_to_a_position(code: str) -> None:
+    """Issue 27: these classic deals went round in a loop within 20 to 43 hints."""
+    seen = follow_the_hints(Game.from_code(code))
+    assert len(set(seen)) == len(seen) > 5
+
+
+def test_following_the_hints_wins_a_known_deal() -> None:
+    game = Game.from_code("YU1-C-TCCMZJT")
+    follow_the_hints(game)
+    assert game.is_won
+
+
+def test_the_hint_never_leads_back_to_a_position_the_game_had() -> None:
+    game = Game.from_code("YU1-C-AAAAAAB")
+    first = hint(game)
+    assert first is not None
+    after = game.copy()
+    after.play(first)
+    other = hint(game, [position_key(after)])  # as if the game had been there (and undone)
+    assert other is not None and other != first
+
+
+def test_with_no_move_that_helps_the_hint_says_so() -> None:
+    # The Queen of Hearts between the black Kings, a King into an empty column, a card back from
+    # a foundation: nothing turns a card up, puts one up, or wins in any sample.
+    game = Game.from_layout([["KS", "QH"], ["KC"], [], [], [], [], []], {"S": "QS", "H": "TH", "C": "JC", "D": "KD"})
+    assert game.legal_moves()
+    assert advise(game).reason == "no_progress" and hint(game) is None
+    # and when the only move that helps would return to a position the game had
+    game = Game.from_layout([["KS", "QH"], ["KC"], [], [], [], [], []], {"S": "QS", "H": "JH", "C": "JC", "D": "KD"})
+    up = advise(game)
+    assert up.move is not None and str(up.move) == "t1>f"
+    after = game.copy()
+    after.play(up.move)
+    assert advise(game, [position_key(after)]).reason == "no_progress"
 
 
 def test_still_winnable_answers_about_the_real_deal() -> None:
