@@ -122,6 +122,33 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
     assert server_state(page)["moves"] == 0  # asking for help is no move
 
 
+def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 360}, is_mobile=True, has_touch=True)
+    open_deal(page, "YU1-C-AAAAAAB")  # the hint: the 10 of Spades, 7th card of column 7, to column 2
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('#table .card.hinted').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < innerHeight; })()"
+    )
+    assert page.locator("#table .card.hinted").count() == 1
+
+
+def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
+    open_deal(page, "YU1-R-QZQHGJD")
+    page.locator("#howto").wait_for(state="visible")
+    assert "Gegenfarbe" not in page.locator("#howto").inner_text()
+    assert "beliebiger Farbe" in page.locator("#howto").inner_text()
+    page.locator("details.help summary", has_text="Regeln").click()
+    rules = page.locator("details.help", has_text="Regeln").inner_text()
+    assert "beliebiger Farbe" in rules and "Gegenfarbe" not in rules
+    open_deal(page, "YU1-C-AAAAAAB")  # a classic game: the classic text again
+    page.locator("details.help summary", has_text="Regeln").click()
+    assert "Gegenfarbe" in page.locator("details.help", has_text="Regeln").inner_text()
+
+
 def refused_drop(game: EngineGame) -> dict[str, str] | None:
     """A face-up card and a non-empty column it does not fit on."""
     legal = {(m.to_json().get("card"), m.to_json()["to"]) for m in game.legal_moves()}

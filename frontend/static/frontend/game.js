@@ -136,6 +136,7 @@ export class GameTable {
     const help = s.status === "playing" && !(s.daily && !s.code);
     $("hint-button").hidden = !help;
     $("winnable-button").hidden = !help;
+    document.documentElement.dataset.rule = s.rule; // the rules text and how-to of this game's rule
     const badge = [t(`rule.${s.rule}`)];
     if (s.daily && !s.code) badge.push(t(this.counts() ? "bar.ranked" : "bar.practice"));
     if (s.solution_length) badge.push(tn("solved.in", s.solution_length));
@@ -393,9 +394,9 @@ export class GameTable {
       if (!state || state.status !== "playing") return;
       this.showNote(t("help.thinking"));
       try {
-        const { move } = await games.hint(state.id);
+        const { move, reason } = await games.hint(state.id);
         if (!move) {
-          this.showNote(t("hint.none"));
+          this.showNote(t(reason === "no_progress" ? "hint.no_progress" : "hint.none"));
           return;
         }
         let card = move.card;
@@ -410,6 +411,11 @@ export class GameTable {
         this.board.highlight([target]);
         const el = this.board.cardElement(card);
         if (el) el.classList.add("hinted");
+        // On a phone either may lie below the fold (a long column): the card, then the target's
+        // last card (or its empty place) into view.
+        const goal = move.to === "f" ? null : state.tableau[Number(target.slice(1)) - 1].at(-1);
+        const spot = goal ? this.board.cardElement(goal) : this.board.lanes[target] || this.board.slots[target];
+        for (const one of [el, spot]) if (one) one.scrollIntoView({ block: "nearest", inline: "nearest" });
         setTimeout(() => {
           this.board.highlight([]);
           if (el) el.classList.remove("hinted");

@@ -20,6 +20,7 @@ const STRINGS = {
   "bar.daily": pgettext("bar.daily", "Daily deal"),
   "hint.move": pgettext("hint.move", "Hint: {card} → {target}"),
   "hint.none": pgettext("hint.none", "No move left: undo some moves or start again."),
+  "hint.no_progress": pgettext("hint.no_progress", "No useful move — consider undo."),
   "winnable.yes": pgettext("winnable.yes", "This game can still be won."),
   "winnable.no": pgettext("winnable.no", "This game can no longer be won: undo some moves."),
   "winnable.unknown": pgettext("winnable.unknown", "That could not be decided quickly."),
