@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.engine import Game, GameCode, Rule  # noqa: E402
 from games.engine.codes import MAX_NUMBER  # noqa: E402
 from games.solver import Verdict, solve  # noqa: E402
-from games.solver.hint import advise, position_key  # noqa: E402
+from games.solver.hint import HINT_NODES, HINT_SAMPLES, advise, position_key  # noqa: E402
 
 MOVE_LIMIT = 500
 DEAL_NODES = 1_000_000  # winnable deals: the full-information solver's budget
@@ -61,7 +61,7 @@ def _wins(game: Game) -> bool | None:
     return None if verdict is Verdict.UNKNOWN else verdict is Verdict.WINNABLE
 
 
-def follow(code: GameCode, tally: Tally) -> None:
+def follow(code: GameCode, tally: Tally, samples: int = HINT_SAMPLES, nodes: int = HINT_NODES) -> None:
     """Play the hint's moves from the deal until the game is won, the hint gives up, a position
     comes back or the move limit is hit."""
     game = Game.new(code)
@@ -73,7 +73,7 @@ def follow(code: GameCode, tally: Tally) -> None:
             tally.limit += 1
             break
         begin = time.process_time()
-        advice = advise(game, seen)
+        advice = advise(game, seen, samples=samples, max_nodes=nodes)
         tally.times.append(time.process_time() - begin)
         if advice.move is None:
             tally.stuck += 1
@@ -113,6 +113,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100, help="winnable deals per rule")
     parser.add_argument("--rule", choices=["C", "R"], help="one rule only")
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--samples", type=int, default=HINT_SAMPLES, help="the hint's samples (to tune it)")
+    parser.add_argument("--nodes", type=int, default=HINT_NODES, help="the hint's nodes per sample")
     args, _ = parser.parse_known_args()  # make bench may pass options meant for other benches
     rules = [Rule.from_letter(args.rule)] if args.rule else [Rule.CLASSIC, Rule.RELAXED]
     for rule in rules:
@@ -120,7 +122,7 @@ def main() -> None:
         deals = winnable_deals(rule, args.deals, args.seed)
         tally = Tally()
         for code in deals:
-            follow(code, tally)
+            follow(code, tally, args.samples, args.nodes)
         n = len(deals)
         times = sorted(tally.times)
         p95 = times[int(0.95 * (len(times) - 1))]
