@@ -222,3 +222,8 @@ def _count_here(counter: str, ttl: int, backend: Any) -> int:
 def throttles(*scopes: str, by: tuple[type[_Throttle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:
     """One throttle of each kind in ``by`` for each scope, in order; scopes pair with kinds."""
     return [kind(scope) for kind, scope in zip(by, scopes, strict=True)]
+
+
+def client_address(request: Any) -> str:
+    """The client's address as the per-IP limits count it (``NUM_PROXIES`` applies)."""
+    return str(BaseThrottle().get_ident(request) or "")
