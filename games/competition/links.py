@@ -70,6 +70,8 @@ def start_record(*, game: Game, origin: Origin | None) -> None:
 def linked_users(*, game: Game, before_own_start: bool) -> set[Any]:
     """The other accounts that share a device or network with ``game``'s account on its day
     (with ``before_own_start``: only those that started before this account's first start)."""
+    if game.daily is None or game.owner_id is None:
+        return set()
     own = list(
         DailyStartLink.objects.filter(day=game.daily, user_id=game.owner_id).values("device", "address", "created_at")
     )
