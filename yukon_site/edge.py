@@ -24,7 +24,9 @@ from typing import Any
 
 from a2wsgi import WSGIMiddleware
 
-from yukon_site.wsgi import application as wsgi_application
+from yukon_site.wsgi import application as wsgi_application  # isort: skip (settings first)
+
+from common.errors import ErrorCode, error_body  # noqa: E402
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -56,14 +58,14 @@ class WholeRequests:
             try:
                 message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
             except TimeoutError:
-                await self._refuse(send, "request_timeout")
+                await self._refuse(send, ErrorCode.REQUEST_TIMEOUT)
                 return
             if message["type"] == "http.disconnect":
                 return
             body = message.get("body", b"")
             size += len(body)
             if size > self.max_bytes:
-                await self._refuse(send, "payload_too_large")
+                await self._refuse(send, ErrorCode.PAYLOAD_TOO_LARGE)
                 return
             chunks.append(body)
             if not message.get("more_body", False):
@@ -80,10 +82,7 @@ class WholeRequests:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send, code: str) -> None:
-        from common.errors import ErrorCode, error_body
-
-        error = {"request_timeout": ErrorCode.REQUEST_TIMEOUT, "payload_too_large": ErrorCode.PAYLOAD_TOO_LARGE}[code]
+    async def _refuse(self, send: Send, error: ErrorCode) -> None:
         body = json.dumps(error_body(error)).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         await send({"type": "http.response.start", "status": error.status, "headers": headers})
