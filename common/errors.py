@@ -117,6 +117,11 @@ class ErrorCode(StrEnum):
     # -- accounts ------------------------------------------------------------------------------
     BAD_CREDENTIALS = "bad_credentials", 400, pgettext_lazy("bad_credentials", "The username or password is wrong.")
     USERNAME_TAKEN = "username_taken", 400, pgettext_lazy("username_taken", "This username is already taken.")
+    USERNAME_RESERVED = (
+        "username_reserved",
+        400,
+        pgettext_lazy("username_reserved", "This username is reserved for the site: please choose another."),
+    )
     BAD_USERNAME = (
         "bad_username",
         400,

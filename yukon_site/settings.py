@@ -215,6 +215,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Names a new account may not take, whatever their case and without their _ - . (they would pretend
+# to be the site); RESERVED_USERNAMES adds to them (comma-separated).
+RESERVED_USERNAMES = [
+    "admin",
+    "administrator",
+    "root",
+    "staff",
+    "support",
+    "moderator",
+    "mod",
+    "system",
+    "yukon",
+    "yukonsolitaire",
+    "solitaire",
+    "deleted",
+    "deletedplayer",
+    "guest",
+    "anonymous",
+    "official",
+    "team",
+    "help",
+    "info",
+    "security",
+    "webmaster",
+    "postmaster",
+    "noreply",
+    "api",
+    *env_list("RESERVED_USERNAMES", ""),
+]
+
 # -- languages, time ---------------------------------------------------------------------------
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", "Deutsch"), ("en", "English")]
