@@ -94,6 +94,11 @@ class ErrorCode(StrEnum):
         409,
         pgettext_lazy("stale", "The game has changed meanwhile (move {moves}, not {seq}): please reload it."),
     )
+    REQUEST_TIMEOUT = (
+        "request_timeout",
+        408,
+        pgettext_lazy("request_timeout", "The request was not sent in time: please try again."),
+    )
     PAYLOAD_TOO_LARGE = "payload_too_large", 413, pgettext_lazy("payload_too_large", "The request is too large.")
     UNSUPPORTED_MEDIA_TYPE = (
         "unsupported_media_type",
