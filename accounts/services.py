@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -31,11 +32,36 @@ USERNAME = re.compile(r"[A-Za-z0-9_.-]{1,150}")
 
 def username_clean(username: str) -> str:
     """The name a registration asks for, in the form it is stored: NFKC-normalised (as Django
-    stores names; full-width letters become plain ones), then held to :data:`USERNAME`."""
+    stores names; full-width letters become plain ones), then held to :data:`USERNAME` and kept
+    off the names of the site (:func:`username_reserved`)."""
     name = unicodedata.normalize("NFKC", username)
     if not USERNAME.fullmatch(name):
         raise ApplicationError(ErrorCode.BAD_USERNAME)
+    if username_reserved(name):
+        raise ApplicationError(ErrorCode.USERNAME_RESERVED)
     return name
+
+
+def username_reserved(name: str) -> bool:
+    """Whether ``name`` pretends to be the site (``settings.RESERVED_USERNAMES``): compared
+    whatever its case and without its ``_ - .`` ("Ad.Min", "sup_port" are reserved too)."""
+    bare = _bare_name(name)
+    return any(bare == _bare_name(reserved) for reserved in django_settings.RESERVED_USERNAMES)
+
+
+def _bare_name(name: str) -> str:
+    return re.sub(r"[_.\-]", "", unicodedata.normalize("NFKC", name)).casefold()
+
+
+def username_stored(username: str) -> str:
+    """The stored name that a login's ``username`` means: the same name in any case and in the
+    NFKC form of registration ("ｊｏｎａｓ" and "jonas" log in as "Jonas"). An exact match comes first
+    (older accounts may differ only in case); a name nobody has comes back NFKC-normalised."""
+    name = unicodedata.normalize("NFKC", username)
+    names = list(get_user_model().objects.filter(username__iexact=name).values_list("username", flat=True)[:10])
+    if username in names or name in names:
+        return username if username in names else name
+    return names[0] if len(names) == 1 else name
 
 
 def user_register(*, username: str, password: str, settings: Mapping[str, bool] | None = None) -> Any:

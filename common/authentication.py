@@ -167,6 +167,16 @@ class CachedModelBackend(ModelBackend):
     request, as for tokens.
     """
 
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Django's check of the password, for the name in any case and in its NFKC form (SPEC 6)."""
+        from accounts.services import username_stored  # (accounts' services import the games app)
+
+        if isinstance(username, str):
+            username = username_stored(username)
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
     def get_user(self, user_id: Any) -> Any:
         name = user_cache_key(user_id)
         ahead = _user_read_ahead.get()

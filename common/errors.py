@@ -94,6 +94,11 @@ class ErrorCode(StrEnum):
         409,
         pgettext_lazy("stale", "The game has changed meanwhile (move {moves}, not {seq}): please reload it."),
     )
+    REQUEST_TIMEOUT = (
+        "request_timeout",
+        408,
+        pgettext_lazy("request_timeout", "The request was not sent in time: please try again."),
+    )
     PAYLOAD_TOO_LARGE = "payload_too_large", 413, pgettext_lazy("payload_too_large", "The request is too large.")
     UNSUPPORTED_MEDIA_TYPE = (
         "unsupported_media_type",
@@ -112,6 +117,11 @@ class ErrorCode(StrEnum):
     # -- accounts ------------------------------------------------------------------------------
     BAD_CREDENTIALS = "bad_credentials", 400, pgettext_lazy("bad_credentials", "The username or password is wrong.")
     USERNAME_TAKEN = "username_taken", 400, pgettext_lazy("username_taken", "This username is already taken.")
+    USERNAME_RESERVED = (
+        "username_reserved",
+        400,
+        pgettext_lazy("username_reserved", "This username is reserved for the site: please choose another."),
+    )
     BAD_USERNAME = (
         "bad_username",
         400,

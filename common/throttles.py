@@ -99,27 +99,31 @@ class IpThrottle(_Throttle):
 
 
 class UsernameThrottle(_Throttle):
-    """Per username named in the body: slows password guessing against one account from many IPs."""
+    """Per username named in the body *and* address: slows guessing one account's password from
+    one address, and never locks the owner out from another (SPEC section 6): a stranger's tries
+    count only in the stranger's buckets. Guessing from many addresses meets the per-IP limit of
+    each."""
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data if isinstance(request.data, dict) else {}
-        return self.username_key(data.get("username"))
+        return self.username_key(data.get("username"), self.get_ident(request))
 
-    def username_key(self, username: object) -> str | None:
+    def username_key(self, username: object, address: str | None) -> str | None:
         # NFKC first, as Django's login form does before it looks the name up: the admin logs
         # "ｂｏｓｓ" (full-width) or "𝐛𝐨𝐬𝐬" (mathematical bold) in as "boss", so each such spelling
         # must count in the one bucket of the name, not open a fresh one. Case-folded: one bucket
-        # whatever the case (new names are unique whatever their case).
+        # whatever the case (login takes a name in any case).
         if not isinstance(username, str) or not username:
             return None
-        return self.key(unicodedata.normalize("NFKC", username).strip().casefold()[:150])
+        name = unicodedata.normalize("NFKC", username).strip().casefold()[:150]
+        return self.key(f"{address}\n{name}")
 
 
 class FormUsernameThrottle(UsernameThrottle):
-    """Per username of a login form (the admin's): the same counter as the API login's."""
+    """Per username and address of a login form (the admin's): the same counter as the API login's."""
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.username_key(request.POST.get("username"))
+        return self.username_key(request.POST.get("username"), self.get_ident(request))
 
 
 def login_form_wait(request: HttpRequest) -> float | None:
@@ -222,3 +226,8 @@ def _count_here(counter: str, ttl: int, backend: Any) -> int:
 def throttles(*scopes: str, by: tuple[type[_Throttle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:
     """One throttle of each kind in ``by`` for each scope, in order; scopes pair with kinds."""
     return [kind(scope) for kind, scope in zip(by, scopes, strict=True)]
+
+
+def client_address(request: Any) -> str:
+    """The client's address as the per-IP limits count it (``NUM_PROXIES`` applies)."""
+    return str(BaseThrottle().get_ident(request) or "")

@@ -25,6 +25,7 @@ from games.engine import BadCode, BadMove, GameCode, Move, Rule
 from games.engine import Game as EngineGame
 
 from . import selectors, services
+from .competition.links import Origin
 from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
@@ -161,6 +162,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             code=code,
             daily=data["daily"],
             replace_untouched=data["replace_untouched"],
+            origin=Origin.of(request) if data["daily"] else None,
         )
         return Response(state_of(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
 

@@ -151,6 +151,30 @@ class DailyDeal(models.Model):
         return GameCode.parse(self.code)
 
 
+class DailyStartLink(models.Model):
+    """Where a start of a day's deal came from (SPEC section 5, "One person, one result"): a
+    SHA-256 of the device id cookie ("" for an API client) and the day's salted hash of the
+    network (IPv4 /24, IPv6 /64). Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.links``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    device = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["day", "device"], name="startlink_day_device"),
+            models.Index(fields=["day", "address"], name="startlink_day_address"),
+            models.Index(fields=["day", "user"], name="startlink_day_user"),
+            models.Index(fields=["created_at"], name="startlink_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"start of {self.day} by {self.user_id}"
+
+
 class MoveLog(models.Model):
     """One accepted move or undo. ``seq`` is the move counter after it (1, 2, ...)."""
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games.engine import BadCode, BadMove, IllegalMove
 from games.engine import Game as EngineGame
 
+from .competition import links
 from .models import Game, MoveLog, ReviewChoices, StatusChoices
 from .signals import ranked_wins_decided_send
 
@@ -75,4 +76,7 @@ def _verdict(game: Game, entries: list[tuple[int, str, datetime]]) -> tuple[str,
     median = statistics.median(gaps) if gaps else 0.0
     if median < settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS:
         return ReviewChoices.HELD, f"median gap between moves {median:.0f} ms"
+    linked = links.linked_users(game=game, before_own_start=True)
+    if linked:
+        return ReviewChoices.HELD, f"{links.LINKED}: shares a device or network with {len(linked)} earlier account(s)"
     return ReviewChoices.VERIFIED, f"replayed {len(entries)} moves; median gap {median:.0f} ms"

@@ -26,6 +26,8 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
 from . import store
+from .competition import links
+from .competition.links import Origin
 from .daily import daily_deal_today
 from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices, day_end
 from .players import Player
@@ -73,6 +75,7 @@ def game_start(
     daily: bool = False,
     replace_untouched: bool = False,
     now: datetime | None = None,
+    origin: Origin | None = None,
 ) -> Game:
     """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic).
 
@@ -119,10 +122,13 @@ def game_start(
             except IntegrityError:  # another first attempt of this account was ranked a moment ago
                 raise ApplicationError(ErrorCode.DAILY_ATTEMPT_OPEN) from None
             DailyDeal.objects.filter(date=day).update(players=F("players") + 1)
+            links.start_record(game=game, origin=origin)
             return game
         if day is not None and player.user is not None and _has_open_ranked_attempt(user=player.user, day=day):
             raise ApplicationError(ErrorCode.DAILY_ATTEMPT_OPEN)
-        return Game.objects.create(**fields)
+        game = Game.objects.create(**fields)
+        links.start_record(game=game, origin=origin)
+        return game
 
 
 def games_untouched_delete(*, player: Player) -> int:

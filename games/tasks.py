@@ -17,12 +17,14 @@ from django.utils import timezone
 from common.retries import RETRY
 
 from . import daily, postmortem, services
+from .competition import links
 from .daily import daily_deals_prepare_task
 
 __all__ = [
     "RETRY",
     "daily_attempts_close",
     "daily_deals_prepare_task",
+    "fairplay_links_prune",
     "game_postmortem",
     "idempotency_records_prune",
     "postmortems_pending",
@@ -33,6 +35,12 @@ __all__ = [
 def idempotency_records_prune(hours: int = 24) -> None:
     """Beat, hourly: drop idempotency records older than ``hours`` (retries come within seconds)."""
     services.idempotency_records_prune(before=timezone.now() - timedelta(hours=hours))
+
+
+@shared_task(name="games.fairplay_links_prune", ignore_result=True)
+def fairplay_links_prune() -> None:
+    """Beat, hourly: drop the fair-play links older than ``FAIRPLAY_RETENTION_DAYS``."""
+    links.links_prune(now=timezone.now())
 
 
 @shared_task(name="games.daily_attempts_close", **RETRY)

@@ -12,16 +12,37 @@ from rest_framework.test import APIClient
 from tests import factories
 from yukon_site.celery import app
 
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def depends_on_services(item: pytest.Item) -> bool:
+    """Whether a test's outcome can depend on the database, the cache or the worker: it is marked
+    ``postgres`` or ``celery_worker``, or it uses the database and is no browser test. The pure
+    engine and solver tests cannot; a browser test drives the pages over the same API whose
+    behaviour on PostgreSQL the API tests check, so it runs once, on the embedded defaults."""
+    if "postgres" in item.keywords or "celery_worker" in item.keywords:
+        return True
+    if "browser" in item.keywords:
+        return False
+    uses_database = item.get_closest_marker("django_db") is not None
+    return uses_database or bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``postgres`` need real row locks: they are skipped on SQLite, and only there.
 
     Tests marked ``celery_worker`` need Redis and a real worker process: skipped without ``REDIS_URL``
     (the embedded defaults run tasks in-process), and only then.
+
+    Tests whose outcome can depend on the services get the marker ``services``: ``.ci/run`` runs
+    ``make test`` (everything, on the embedded defaults) and then ``-m services`` on PostgreSQL,
+    Redis and a real worker.
     """
     skip_sqlite = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); the database is SQLite")
     skip_redis = pytest.mark.skip(reason="needs Redis and a Celery worker (set REDIS_URL); tasks run in-process")
     for item in items:
+        if depends_on_services(item):
+            item.add_marker(pytest.mark.services)
         if "postgres" in item.keywords and connection.vendor == "sqlite":
             item.add_marker(skip_sqlite)
         if "celery_worker" in item.keywords and not os.environ.get("REDIS_URL"):

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.ApiErrorMiddleware",
+    "common.devices.DeviceIdMiddleware",  # the device id cookie of fair play (SPEC section 5)
 ]
 
 ROOT_URLCONF = "yukon_site.urls"
@@ -188,6 +189,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "postmortems": {"task": "games.postmortems_pending", "schedule": 60.0},
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
+    "fairplay-links-prune": {"task": "games.fairplay_links_prune", "schedule": 3600.0},
 }
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------
@@ -201,6 +203,8 @@ DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
 # in all, or with a median gap between consecutive moves under this.
 RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
+# Days the fair-play links (device id hash, salted network hash) of a daily start are kept.
+FAIRPLAY_RETENTION_DAYS = int(os.environ.get("FAIRPLAY_RETENTION_DAYS", "30"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))
@@ -213,6 +217,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Names a new account may not take, whatever their case and without their _ - . (they would pretend
+# to be the site); RESERVED_USERNAMES adds to them (comma-separated).
+RESERVED_USERNAMES = [
+    "admin",
+    "administrator",
+    "root",
+    "staff",
+    "support",
+    "moderator",
+    "mod",
+    "system",
+    "yukon",
+    "yukonsolitaire",
+    "solitaire",
+    "deleted",
+    "deletedplayer",
+    "guest",
+    "anonymous",
+    "official",
+    "team",
+    "help",
+    "info",
+    "security",
+    "webmaster",
+    "postmaster",
+    "noreply",
+    "api",
+    *env_list("RESERVED_USERNAMES", ""),
 ]
 
 # -- languages, time ---------------------------------------------------------------------------

@@ -74,6 +74,8 @@ def test_cli_refuses_a_bad_code_clearly() -> None:
 
 
 def test_engine_is_fully_typed_without_exemptions() -> None:
+    """No module and no override switches a check off, so `make typecheck` (mypy --strict, CI's lint
+    step) checks the whole engine."""
     files = sorted(ENGINE.glob("*.py"))
     for path in files:
         text = path.read_text()
@@ -82,11 +84,3 @@ def test_engine_is_fully_typed_without_exemptions() -> None:
     for override in overrides:
         modules = override["module"] if isinstance(override["module"], list) else [override["module"]]
         assert not any(m.startswith("games.engine") or m in ("games", "games.*") for m in modules), override
-    out = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", *map(str, files)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr

@@ -47,19 +47,20 @@ def test_the_right_password_logs_staff_in_under_the_limit(staff: Any) -> None:
     assert _logged_in(client)
 
 
-def test_over_the_per_username_limit_even_the_right_password_is_refused(staff: Any, settings: Any) -> None:
+def test_over_the_per_username_and_address_limit_even_the_right_password_is_refused(staff: Any, settings: Any) -> None:
     _rates(settings, login_username="2/minute")
-    for address in ("10.0.0.1", "10.0.0.2"):
-        assert _attempt(Client(), "boss", "guess", address).status_code == 200  # the form's "wrong password"
+    for _ in range(2):
+        assert _attempt(Client(), "boss", "guess", "10.0.0.1").status_code == 200  # the form's "wrong password"
     client = Client()
 
-    response = _attempt(client, "BOSS", factories.PASSWORD, "10.0.0.3", HTTP_ACCEPT_LANGUAGE="en")
+    response = _attempt(client, "BOSS", factories.PASSWORD, "10.0.0.1", HTTP_ACCEPT_LANGUAGE="en")
 
     assert response.status_code == 429
     assert int(response["Retry-After"]) >= 1
     assert "Too many requests" in response.content.decode()
     assert 'name="username"' in response.content.decode()  # the login page, with its error
     assert not _logged_in(client)
+    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.2").status_code == 302  # the owner, elsewhere
 
 
 def test_over_the_per_ip_limit_even_the_right_password_is_refused(staff: Any, settings: Any) -> None:
@@ -78,10 +79,10 @@ def test_over_the_per_ip_limit_even_the_right_password_is_refused(staff: Any, se
 
 def test_guesses_at_the_api_login_count_for_the_admin_login_too(staff: Any, settings: Any, guest: Any) -> None:
     _rates(settings, login_username="2/minute")
-    for address in ("10.0.0.1", "10.0.0.2"):
-        guest.post("/api/v1/auth/login", {"username": "boss", "password": "guess"}, REMOTE_ADDR=address)
+    for _ in range(2):
+        guest.post("/api/v1/auth/login", {"username": "boss", "password": "guess"}, REMOTE_ADDR="10.0.0.1")
 
-    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.3").status_code == 429
+    assert _attempt(Client(), "boss", factories.PASSWORD, "10.0.0.1").status_code == 429
 
 
 def test_looking_at_the_login_page_counts_nothing(staff: Any, settings: Any) -> None:
@@ -99,11 +100,11 @@ def test_another_unicode_spelling_of_the_name_counts_in_its_limit(staff: Any, se
     bucket of its own, or each of the many spellings of a name would get its own guesses."""
     _rates(settings, login_username="3/minute")
     assert _attempt(Client(), spelling, factories.PASSWORD, "10.0.0.20").status_code == 302  # it is boss
-    for address in ("10.0.0.21", "10.0.0.22"):
-        _attempt(Client(), "boss", "guess", address)
+    for _ in range(2):
+        _attempt(Client(), "boss", "guess", "10.0.0.20")
     client = Client()
 
-    response = _attempt(client, spelling, factories.PASSWORD, "10.0.0.23")
+    response = _attempt(client, spelling, factories.PASSWORD, "10.0.0.20")
 
     assert response.status_code == 429
     assert not _logged_in(client)

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 from django.test import Client
 from pythonjsonlogger.json import JsonFormatter
+from rest_framework.test import APIClient
 
 from common.dependencies import redis_client
 from common.observability import RequestIdFilter
 from games.models import Game
+from tests import factories
 from tests.support import assert_error, card_names_in, never_seen_cards
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,15 +115,37 @@ def test_moves_are_rate_limited_per_player(player: Any, settings: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_login_is_rate_limited_per_username_across_addresses(guest: Any, settings: Any) -> None:
+def test_wrong_passwords_are_limited_per_name_and_address_and_never_lock_the_owner_out(
+    guest: Any, settings: Any
+) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login_username": "2/minute"},
     }
-    for address in ("10.0.0.1", "10.0.0.2"):
-        response = guest.post("/api/v1/auth/login", {"username": "Victim", "password": "guess"}, REMOTE_ADDR=address)
+    factories.user(username="Victim")
+    for _ in range(2):
+        response = guest.post("/api/v1/auth/login", {"username": "Victim", "password": "guess"}, REMOTE_ADDR="10.0.0.1")
         assert_error(response, 400, "bad_credentials")
-    response = guest.post("/api/v1/auth/login", {"username": "victim", "password": "x"}, REMOTE_ADDR="10.0.0.3")
+    stranger = guest.post("/api/v1/auth/login", {"username": "victim", "password": "x"}, REMOTE_ADDR="10.0.0.1")
+    assert_error(stranger, 429, "throttled")
+
+    owner = APIClient().post(
+        "/api/v1/auth/login", {"username": "Victim", "password": factories.PASSWORD}, REMOTE_ADDR="10.0.0.2"
+    )
+
+    assert owner.status_code == 200
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_for_many_names_meet_the_limit_per_address(guest: Any, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth_ip": "3/minute"},
+    }
+    for name in ("anna", "bert", "carl"):
+        guest.post("/api/v1/auth/login", {"username": name, "password": "guess"}, REMOTE_ADDR="10.0.0.7")
+    response = APIClient().post("/api/v1/auth/login", {"username": "dora", "password": "x"}, REMOTE_ADDR="10.0.0.7")
+
     assert_error(response, 429, "throttled")
 
 
