@@ -168,11 +168,16 @@ def game_undo(
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
     """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many.
 
-    The guest's won games count for the account's personal bests (never for a leaderboard).
+    The guest's won games count for the account's personal bests (never for a leaderboard). A
+    dealt guest game nobody touched is dropped when the account has a game in progress (with
+    moves): it would be the newest and hide that game on the play page.
     """
     if not session_key:
         return 0
     guest_games = Game.objects.filter(owner__isnull=True, guest_session_key=session_key)
+    in_progress = Game.objects.filter(owner=user, status=StatusChoices.PLAYING, moves__gt=0, daily__isnull=True)
+    if in_progress.exists():
+        guest_games.filter(moves=0, status=StatusChoices.PLAYING, daily__isnull=True).delete()
     won = [str(pk) for pk in guest_games.filter(status=StatusChoices.WON).values_list("pk", flat=True)]
     claimed = guest_games.update(owner=user, guest_session_key="")
     for game_id in won:

@@ -27,7 +27,7 @@ from django.db.models import Count, F, IntegerField, Q, Value
 from django.db.models.functions import Least
 
 from games.daily import utc_today
-from games.models import DailyDeal, Game, StatusChoices
+from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
 
 from .models import DailyBucket, DailyResult
 
@@ -124,6 +124,7 @@ class Standing:
     over: bool
     started: int
     won: int
+    under_review: int  # won ranked attempts of the day not on the board yet: pending or held
     visible: bool  # the histograms are shown: the day is over, or the caller's ranked attempt is won
     time_buckets: list[tuple[int, int]] | None  # (bar, count), contiguous from the first to the last
     moves_buckets: list[tuple[int, int]] | None
@@ -153,6 +154,13 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
     for kind, bucket, count in DailyBucket.objects.filter(day=day, count__gt=0).values_list("kind", "bucket", "count"):
         buckets[kind][bucket] = count
     won = sum(buckets[TIME].values())
+    under_review = Game.objects.filter(
+        daily=day,
+        status=StatusChoices.WON,
+        ranked=True,
+        closed_at__isnull=True,
+        review__in=[ReviewChoices.PENDING, ReviewChoices.HELD],
+    ).count()
     attempt = None
     if user is not None and user.is_authenticated:
         attempt = (
@@ -171,6 +179,7 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
         over=over,
         started=deal["players"],
         won=won,
+        under_review=under_review,
         visible=visible,
         time_buckets=_bars(TIME, buckets[TIME]) if visible else None,
         moves_buckets=_bars(MOVES, buckets[MOVES]) if visible else None,

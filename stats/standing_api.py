@@ -46,6 +46,11 @@ class StandingSerializer(serializers.Serializer):
     over = serializers.BooleanField(help_text="The day is over (00:00 UTC after it).")
     started = serializers.IntegerField(min_value=0, help_text="Accounts that started their ranked attempt.")
     won = serializers.IntegerField(min_value=0, help_text="Counted wins (held results excluded).")
+    under_review = serializers.IntegerField(
+        min_value=0,
+        help_text="Won ranked attempts not on the board yet: being checked (`pending`) or under review "
+        "(`held`); not in `won`.",
+    )
     visible = serializers.BooleanField(
         help_text="Whether the histograms are given: once the day is over, and before that to an account "
         "whose ranked attempt of the day is won."
@@ -84,6 +89,7 @@ class DailyStandingApi(ApiView):
             "over": found.over,
             "started": found.started,
             "won": found.won,
+            "under_review": found.under_review,
             "visible": found.visible,
             "time_histogram": _bars(standing.TIME, found.time_buckets),
             "moves_histogram": _bars(standing.MOVES, found.moves_buckets),

@@ -68,3 +68,26 @@ def test_after_logout_the_accounts_games_are_not_the_browsers(guest):
 
     assert guest.get(f"/api/v1/games/{game['id']}").status_code == 404
     assert guest.get("/api/v1/games").json()["count"] == 0
+
+
+def test_a_guests_untouched_deal_is_dropped_beside_the_accounts_game_in_progress(guest):
+    """Issue 28 item 2: the untouched deal would be the newest game and hide the one with moves."""
+    account = factories.user()
+    mine = factories.game(owner=account, moves=5)
+    untouched = guest.post("/api/v1/games", {"code": "YU1-C-AAAAAAC"}).json()
+    played = play_as_guest(guest)
+
+    guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
+
+    listed = guest.get("/api/v1/games?status=playing").json()["results"]
+    assert [g["id"] for g in listed] == [played["id"], str(mine.id)]
+    assert not Game.objects.filter(pk=untouched["id"]).exists()
+
+
+def test_a_guests_untouched_deal_is_kept_when_the_account_has_no_game_in_progress(guest):
+    account = factories.user()
+    untouched = guest.post("/api/v1/games", {"code": "YU1-C-AAAAAAC"}).json()
+
+    guest.post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD})
+
+    assert Game.objects.get(pk=untouched["id"]).owner == account

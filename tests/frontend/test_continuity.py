@@ -113,6 +113,32 @@ def test_logging_in_on_another_browser_resumes_the_game_in_progress(new_page: An
     assert Game.objects.filter(owner=user).count() == 1  # nothing dealt on the second browser
 
 
+def test_a_guests_untouched_deal_does_not_hide_the_accounts_game_after_logging_in(new_page: Any) -> None:
+    """Issue 28 item 2: browser B visited as a guest first (a deal, no move), then logs in."""
+    user = factories.user()
+    code, game, move = find_deal(foundation_move)
+    laptop = new_page()
+    log_in(laptop, user)
+    open_deal(laptop, code)
+    two_moves(laptop, last_card(game, move["from"]))
+
+    phone = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.goto("/")  # a guest: a fresh deal, untouched
+    board_ready(phone)
+    assert phone.locator("#stat-moves").text_content() == "0"
+    phone.goto("/login")
+    phone.fill("#username", user.username)
+    phone.fill("#password", factories.PASSWORD)
+    phone.locator("#auth-form button[type=submit]").click()
+    phone.wait_for_url(lambda url: "/login" not in url)
+    phone.goto("/")
+    board_ready(phone)
+
+    assert phone.locator("#stat-moves").text_content() == "2"
+    assert phone.url.endswith(laptop.url[laptop.url.index("/?game=") :])
+    assert Game.objects.filter(owner=user).count() == 1  # the untouched guest deal was dropped
+
+
 def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screenshot: Any) -> None:
     page.goto("/")
     board_ready(page)

@@ -252,3 +252,59 @@ def test_my_games_links_the_export_in_both_formats(new_page: Any, screenshot: An
         else:
             assert [json.loads(line)["id"] for line in body.splitlines()] == [str(game.pk)]
     screenshot(page, "games-export-de", full_page=False)
+
+
+def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_nobody(
+    new_page: Any, screenshot: Any
+) -> None:
+    """Issue 28 item 1, issue 24 item 6: a held 0:55 win, one counted result beside it."""
+    today = utc_today()
+    daily_deal(today, players=2)
+    won(today, 300, moves=100)
+    user = factories.user()
+    won_ranked_game(owner=user, day=today, time_ms=55_000, moves=104, review="held")
+    page = new_page(locale="en-US", viewport=PHONE, is_mobile=True, has_touch=True)
+    log_in(page, user)
+    page.goto("/daily")
+    box = page.locator("#daily-standing")
+    box.wait_for(state="visible", timeout=15_000)
+    counts = "2 started · 1 won · 1 more under review"
+    page.wait_for_function(f"document.getElementById('daily-played').textContent === {counts!r}")
+    me = box.locator("[data-standing-me]").text_content()
+    assert me == "You: 0:55 – under review: it is compared with the others once staff have checked it."
+    assert "faster" not in box.text_content()
+    assert box.locator(".bar.mine").count() == 0  # not placed among the others
+    assert page.locator("#daily-status").text_content().startswith("Under review")
+    share = page.locator("#daily-share [data-share-text]")
+    page.locator("#daily-share").wait_for(state="visible", timeout=15_000)
+    first = share.text_content().split("\n")[0]
+    assert first == f"Yukon · {today.isoformat()} · 0:55 · 104 moves · under review"
+    screenshot(page, "standing-held-daily-en-phone")
+    page.goto(f"/leaderboards?date={today.isoformat()}")
+    review = page.locator("#lb-review")
+    review.wait_for(state="visible")
+    assert review.text_content() == (
+        "Your win in 0:55 with 104 moves is under review: it appears on the board once staff have checked it."
+    )
+    assert page.locator("#lb-live").text_content() == counts
+    assert page.locator("#lb-body tr").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "standing-held-board-en-phone")
+
+
+def test_the_players_mark_leaves_the_others_in_its_bar_visible(new_page: Any) -> None:
+    """Issue 28 item 1: in a bar of three results the hatched part is the player's one third."""
+    today = utc_today()
+    daily_deal(today, players=3)
+    user = factories.user()
+    won(today, 100, moves=110)
+    won(today, 200, moves=112)
+    won(today, 300, owner=user, moves=115)
+    page = new_page(locale="en-US")
+    log_in(page, user)
+    page.goto("/daily")
+    bar = page.locator('#daily-standing [data-histogram="moves"] .bar.mine')
+    bar.wait_for(state="visible", timeout=15_000)
+    whole = bar.bounding_box()["height"]
+    own = bar.locator(".bar-own").bounding_box()["height"]
+    assert abs(own - whole / 3) < 1.5, (own, whole)

@@ -91,6 +91,7 @@ def test_held_results_are_in_no_histogram_and_no_percentile(yesterday: Any) -> N
     slowest = _won(yesterday, 80)
     anyone = APIClient().get(_url(yesterday)).json()
     assert anyone["won"] == 2
+    assert anyone["under_review"] == 1  # said beside the counts, so that they agree with the board
     assert sum(bar["count"] for bar in anyone["time_histogram"]) == 2
     assert anyone["time_histogram"][0]["low"] == 60_000  # the 30 s result is not in it
     mark = _me(fast.owner, yesterday)  # its player sees a mark, marked as not counted

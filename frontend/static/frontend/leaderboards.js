@@ -22,19 +22,31 @@ function message(text) {
 
 let retryTimer = 0;
 
-/** During the day, over the board: live, how many started today's deal and how many won it. */
+/** During the day, over the board: live, how many started today's deal, how many won it and how
+ *  many wins are under review; on any day, a player whose own win is under review hears so (it
+ *  is not on the board). */
 async function live(date) {
   const line = $("lb-live");
+  const review = $("lb-review");
   line.hidden = true;
-  if (date !== todayUtc()) return;
+  review.hidden = true;
+  let standing;
   try {
-    const standing = await daily.standing(date);
-    line.textContent = liveCounts(standing);
-    line.hidden = standing.over || input.value !== date;
+    standing = await daily.standing(date);
   } catch (err) {
-    /* no counts: the board says how many played */
+    return; /* no counts: the board says how many played */
+  }
+  if (input.value !== date) return;
+  line.textContent = liveCounts(standing);
+  line.hidden = standing.over || date !== todayUtc();
+  const me = standing.me;
+  if (me && !me.counted && REVIEWING.has(me.review)) {
+    review.textContent = t("lb.review.mine", { time: formatTime(me.time_ms), moves: tn("movesWith", me.moves) });
+    review.hidden = false;
   }
 }
+
+const REVIEWING = new Set(["pending", "held"]);
 
 /** One line of the board: the player's name (their statistics) with a check mark if the server
  *  replayed the win, and for a past day's top 10 a link to watch the game (`replay`: its id). */
@@ -87,6 +99,7 @@ async function show(date) {
   $("lb-next").disabled = date >= todayUtc(); // no board for a day that has not come
   $("lb-heading").textContent = formatDate(date);
   $("lb-players").textContent = "";
+  $("lb-review").hidden = true;
   const body = $("lb-body");
   body.replaceChildren();
   $("lb-table").hidden = true;

@@ -11,6 +11,7 @@ const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
 addStrings({
   "share.top": pgettext("share.top", "top {n} %"),
+  "share.review": pgettext("share.review", "under review"),
   "share.copied": pgettext("share.copied", "Copied to the clipboard."),
   "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
 });
@@ -54,11 +55,12 @@ export function topPercent(fasterThan) {
   return fasterThan == null ? null : Math.max(1, 100 - fasterThan);
 }
 
-/** The text to share. */
-export function shareText({ date, timeMs, moves, fasterThan, strip, url }) {
+/** The text to share; a result not on the board yet (`underReview`) says so and no top %. */
+export function shareText({ date, timeMs, moves, fasterThan, strip, url, underReview = false }) {
   const parts = ["Yukon", date, formatTime(timeMs), tn("moves", moves)];
-  const top = topPercent(fasterThan);
-  if (top != null) parts.push(t("share.top", { n: top }));
+  const top = underReview ? null : topPercent(fasterThan);
+  if (underReview) parts.push(t("share.review"));
+  else if (top != null) parts.push(t("share.top", { n: top }));
   return [parts.join(" · "), strip, url].filter(Boolean).join("\n");
 }
 
@@ -80,10 +82,12 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
   const boxes = [].concat(box).filter(Boolean);
   if (!boxes.length || timeMs == null) return;
   let fasterThan = null;
+  let underReview = false;
   let strip = "";
   try {
     if (standing === undefined) standing = await request("GET", `daily/${encodeURIComponent(date)}/standing`);
     fasterThan = standing && standing.me ? standing.me.faster_than_percent : null;
+    underReview = Boolean(standing && standing.me && !standing.me.counted);
   } catch (err) {
     /* without the standing: no percentile */
   }
@@ -93,7 +97,7 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
     /* without the log: no strip */
   }
   const url = `${location.origin}/leaderboards?date=${date}`;
-  const text = shareText({ date, timeMs, moves, fasterThan, strip, url });
+  const text = shareText({ date, timeMs, moves, fasterThan, strip, url, underReview });
   for (const one of boxes) fill(one, text);
 }
 

@@ -14,10 +14,12 @@ addStrings({
   "standing.live.over": pgettext("standing.live.over", "{started} played · {won} won"),
   "standing.me": pgettext("standing.me", "You: {time}, faster than {n} % of players"),
   "standing.me.alone": pgettext("standing.me.alone", "You: {time} – nobody else on the board to compare with yet"),
+  "standing.me.review": pgettext("standing.me.review", "You: {time} – under review: it is compared with the others once staff have checked it."),
+  "standing.review.one": pgettext("standing.review.one", "1 more under review"),
+  "standing.review.other": pgettext("standing.review.other", "{n} more under review"),
   "standing.you.value": pgettext("standing.you.value", "(you: {value})"),
   "standing.ties.one": pgettext("standing.ties.one", "1 other player had the same time; a tie does not count as beaten."),
   "standing.ties.other": pgettext("standing.ties.other", "{n} other players had the same time; a tie does not count as beaten."),
-  "standing.uncounted": pgettext("standing.uncounted", "Your result does not count on the board (yet), so it is not among the bars; the mark shows where it would be."),
   "standing.none": pgettext("standing.none", "Nobody won this deal."),
   "standing.you": pgettext("standing.you", "You"),
   "standing.bar": pgettext("standing.bar", "{range}: {players}"),
@@ -25,14 +27,18 @@ addStrings({
   "standing.players.other": pgettext("standing.players.other", "{n} players"),
 });
 
-/** The live counts: "12 started · 5 won" (during the day), "12 played · 5 won" once it is over. */
+/** The live counts: "12 started · 5 won" (during the day), "12 played · 5 won" once it is over,
+ *  and the wins not on the board yet: "· 1 more under review". */
 export function liveCounts(standing) {
   const figures = { started: formatNumber(standing.started), won: formatNumber(standing.won) };
-  return t(standing.over ? "standing.live.over" : "standing.live", figures);
+  const counts = t(standing.over ? "standing.live.over" : "standing.live", figures);
+  return standing.under_review ? `${counts} · ${tn("standing.review", standing.under_review)}` : counts;
 }
 
-/** "You: 3:12, faster than 88 % of players" (or alone on the board). */
+/** "You: 3:12, faster than 88 % of players" (or alone on the board); a result under review is
+ *  compared with nobody. */
 export function percentileText(me) {
+  if (!me.counted) return t("standing.me.review", { time: formatTime(me.time_ms) });
   if (me.faster_than_percent == null) return t("standing.me.alone", { time: formatTime(me.time_ms) });
   return t("standing.me", { time: formatTime(me.time_ms), n: me.faster_than_percent });
 }
@@ -77,7 +83,9 @@ export function capped(bars, max = MAX_BARS) {
 
 const holds = (bar, value) => value >= bar.low && (bar.high == null || value < bar.high);
 
-/** One histogram into its figure ([data-histogram]): the bars, their two ends, the table. */
+/** One histogram into its figure ([data-histogram]): the bars, their two ends, the table. The
+ *  player's own result is the hatched top part of its bar (one player's share of its height): the
+ *  others in that bar stay visible. */
 function drawHistogram(figure, kind, given, mine, yours) {
   const range = RANGE[kind];
   const bars = capped(padded(given, WIDTH[kind]));
@@ -92,6 +100,10 @@ function drawHistogram(figure, kind, given, mine, yours) {
       el.title = t("standing.bar", { range: range(bar), players: tn("standing.players", bar.count) });
       if (i === marked) {
         el.classList.add("mine");
+        const own = document.createElement("span");
+        own.className = "bar-own";
+        own.style.setProperty("--own", `${100 / Math.max(1, bar.count)}%`);
+        el.append(own);
         const you = document.createElement("span");
         you.className = i < bars.length / 6 ? "bar-you start" : i >= (bars.length * 5) / 6 ? "bar-you end" : "bar-you";
         you.textContent = t("standing.you");
@@ -135,15 +147,15 @@ export function renderStanding(box, standing) {
     el.hidden = !text;
   };
   say("[data-standing-me]", me ? percentileText(me) : standing.visible && !standing.won ? t("standing.none") : "");
-  say("[data-standing-ties]", me ? tiesText(me) : "");
-  say("[data-standing-uncounted]", me && !me.counted ? t("standing.uncounted") : "");
+  say("[data-standing-ties]", me && me.counted ? tiesText(me) : "");
+  const mark = me && me.counted ? me : null; // a result under review is not placed among the others
   const charts = box.querySelector("[data-standing-charts]");
   charts.hidden = !standing.visible || !standing.won;
   if (!charts.hidden) {
     const time = box.querySelector('[data-histogram="time"]');
     const moves = box.querySelector('[data-histogram="moves"]');
-    drawHistogram(time, "time", standing.time_histogram || [], me && me.time_ms, me && formatTime(me.time_ms));
-    drawHistogram(moves, "moves", standing.moves_histogram || [], me && me.moves, me && tn("moves", me.moves));
+    drawHistogram(time, "time", standing.time_histogram || [], mark && mark.time_ms, mark && formatTime(mark.time_ms));
+    drawHistogram(moves, "moves", standing.moves_histogram || [], mark && mark.moves, mark && tn("moves", mark.moves));
   }
   box.hidden = !standing.visible;
   return standing;

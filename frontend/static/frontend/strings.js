@@ -77,6 +77,7 @@ addStrings({
   "stats.clean": pgettext("stats.clean", "Clean wins"),
   "stats.clean.title": pgettext("stats.clean.title", "Won with 625 points, without taking a card back from a foundation"),
   "stats.chart.empty": pgettext("stats.chart.empty", "No finished game yet – the chart appears with your first win."),
+  "lb.review.mine": pgettext("lb.review.mine", "Your win in {time} with {moves} is under review: it appears on the board once staff have checked it."),
   "lb.noday": pgettext("lb.noday", "There was no daily deal that day."),
   "auth.field.required": pgettext("auth.field.required", "Please fill this in."),
   "archive.players": pgettext("archive.players", "Players"),
