@@ -156,6 +156,17 @@ def daily_offer(page: Any, user: Any) -> Any:
     return play
 
 
+def play_daily(button: Any) -> None:
+    """Click the daily page's play button as a player who means it: in the last 15 minutes of a
+    UTC day the page first warns that little time is left (``test_daily``'s warning tests), and
+    this says go on, so that a test started at 23:50 UTC tests what it names, not the hour."""
+    button.click()
+    # The warning is opened inside the click's own handler, so it is open by now if it comes.
+    go = button.page.locator("#warn-go")
+    if go.is_visible():
+        go.click()
+
+
 def answer_edited(page: Any, pattern: str, edit: Callable[[Any, dict[str, Any]], None]) -> None:
     """Let the server answer the API requests whose path matches ``pattern``, then change their
     JSON with ``edit(request, body)`` before the page sees it: what the backend would say at
@@ -179,7 +190,7 @@ def win_on_the_daily_page(page: Any, card: str) -> None:
     """Open /daily, start (or resume) the ranked attempt and put ``card`` away with a tap: the
     attempt's last move (see ``test_daily.ranked_attempt_one_move_from_the_win``)."""
     page.goto("/daily")
-    page.locator("#daily-play").click()
+    play_daily(page.locator("#daily-play"))
     page.wait_for_function(f"document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()

@@ -18,7 +18,7 @@ from tests import factories
 from tests.stats.helpers import play_all_but_the_last, won_ranked_game
 
 from .conftest import PHONE
-from .support import daily_deal, log_in, settle
+from .support import daily_deal, log_in, play_daily, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_tasks")]
 
@@ -154,7 +154,7 @@ def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_cop
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     log_in(page, user)
     page.goto("/daily")
-    page.locator("#daily-play").click()
+    play_daily(page.locator("#daily-play"))
     page.wait_for_function(f"document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()

@@ -28,7 +28,7 @@ from tests import factories
 from tests.stats.helpers import play_all_but_the_last
 
 from .conftest import PHONE
-from .support import answer_edited, daily_deal, daily_offer, log_in, open_deal, settle
+from .support import answer_edited, daily_deal, daily_offer, log_in, open_deal, play_daily, settle
 
 pytestmark = pytest.mark.browser
 
@@ -171,7 +171,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     play = daily_offer(page, user)
     assert play.text_content() == "Weiterspielen"  # GET daily's attempt: in progress
     assert page.locator("#daily-status").text_content() == "Dein gewerteter Versuch läuft."
-    play.click()
+    play_daily(play)
     page.wait_for_function(f"document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()  # to its foundation: won
@@ -306,11 +306,11 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
             route.continue_()
 
     page.route(re.compile(r"/api/v1/games$"), start_not_ready)
-    play.click()
+    play_daily(play)
     page.wait_for_function(f"document.getElementById('daily-status').textContent === {preparing!r}")
     assert play.is_hidden()
     play.wait_for(state="visible", timeout=5000)
-    play.click()
+    play_daily(play)
     cards_dealt(page)
 
 
@@ -365,7 +365,7 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     assert page.locator("#daily-note").text_content() == (
         "Weitere Partien des heutigen Tagesspiels sind Übung und werden nicht gewertet."
     )
-    play.click()
+    play_daily(play)
     cards_dealt(page)
     assert page.locator("#rule-badge").text_content() == "Klassisch · Übung"
     assert page.locator("#close-figure").is_hidden()  # practice: nothing closes
@@ -395,7 +395,7 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
         "The day ended before your ranked attempt was won: it does not count for the leaderboard. "
         "You can play it on as practice."
     )
-    play.click()
+    play_daily(play)
     cards_dealt(page)
     assert page.locator("#rule-badge").text_content() == "Classic · Practice"
     assert page.locator("#stat-moves").text_content() == "4"
@@ -410,11 +410,11 @@ def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practic
     assert play.text_content() == "Play today's deal"
     attempt = factories.token_client(user).post("/api/v1/games", {"daily": True}, format="json").json()
 
-    play.click()  # the page still offers the first attempt: the server refuses a copy beside it
+    play_daily(play)  # the page still offers the first attempt: the server refuses a copy beside it
 
     page.wait_for_function("document.getElementById('daily-play').textContent === 'Resume'")
     assert Game.objects.filter(owner=user).count() == 1
-    play.click()
+    play_daily(play)
     cards_dealt(page)
     assert page.locator("#rule-badge").text_content() == "Classic · Ranked"
     assert Game.objects.filter(owner=user).get().pk == UUID(attempt["id"])
