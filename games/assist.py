@@ -17,7 +17,7 @@ from games.engine import Game as EngineGame
 from games.engine import IllegalMove, Move
 from games.solver import advise, position_key, still_winnable
 
-from .daily import utc_today
+from .competition import clock
 from .models import Game
 from .players import Player
 from .selectors import game_get, move_log_list
@@ -25,7 +25,7 @@ from .selectors import game_get, move_log_list
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
     game = game_get(game_id=game_id, player=player)
-    if game.daily is not None and game.daily >= utc_today(timezone.now()):
+    if game.daily is not None and game.daily >= clock.today(timezone.now()):
         raise ApplicationError(ErrorCode.NO_HELP_FOR_DAILY)
     return game
 

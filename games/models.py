@@ -7,7 +7,7 @@ the server; what a player sees is built from it by :mod:`games.presenters`.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -16,10 +16,8 @@ from django.utils import timezone
 
 from games.engine import GameCode
 
-
-def day_end(day: date) -> datetime:
-    """The moment a UTC date ends: the next 00:00 UTC, when its daily competition closes."""
-    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+from .competition import clock
+from .competition.clock import day_end as day_end  # the clock's, named here for older imports
 
 
 class RuleChoices(models.TextChoices):
@@ -118,7 +116,7 @@ class Game(models.Model):
         at ``now`` unless it was won before."""
         if not self.ranked or self.closed_at is not None or self.daily is None:
             return False
-        return self.status == StatusChoices.WON or now < day_end(self.daily)
+        return self.status == StatusChoices.WON or not clock.is_over(self.daily, now)
 
 
 class DailyDeal(models.Model):

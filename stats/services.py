@@ -27,8 +27,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
-from games.daily import utc_today
-from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices, day_end
+from games.competition import clock
+from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices
 from games.review import ranked_win_review
 from games.selectors import counted_ranked_wins, replay_verified
 
@@ -135,7 +135,7 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
     the players, and once the day is over stores every result's rank. Rows that are already
     right are not written.
     """
-    today = today or utc_today()
+    today = today or clock.today()
     pending = Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON, review=ReviewChoices.PENDING)
     for game_id in pending.values_list("pk", flat=True):  # a check whose task was lost
         ranked_win_review(game_id=game_id)
@@ -161,14 +161,14 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 [
                     day_param,
                     StatusChoices.WON.value,
-                    connection.ops.adapt_datetimefield_value(day_end(day)),
+                    connection.ops.adapt_datetimefield_value(clock.day_end(day)),
                     *[review.value for review in COUNTED_REVIEWS],
                 ],
             )
             upserted = max(cursor.rowcount, 0)
         removed, _ = (
             DailyResult.objects.filter(day=day)
-            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=day_end(day)))
+            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day)))
             .delete()
         )
         # Whether each result was replayed: set where it is wrong (written by the upsert above or before).
