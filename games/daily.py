@@ -8,7 +8,8 @@ for today takes a spare (one UPDATE); with none left it answers ``daily_not_read
 and asks a task to prepare one.
 
 The competition closes with its day (00:00 UTC): a ranked attempt not won by then is closed as
-unranked (:func:`daily_attempts_close` at midnight, and the move path for a move that comes first).
+unranked, and the day's suspects are looked at (:func:`games.competition.attempt.day_close`, the
+beat task ``games.daily_attempts_close``; the move path closes an attempt whose move comes first).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from games.solver import Verdict, solve
 
 from .competition import clock
 from .competition.clock import day_end
-from .models import DailyDeal, Game, StatusChoices
+from .models import DailyDeal
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +41,6 @@ NOT_READY_RETRY_AFTER = 5
 
 __all__ = [
     "DailyPreparation",
-    "daily_attempts_close",
     "daily_certify",
     "daily_deal_assign",
     "daily_deal_today",
@@ -136,20 +136,6 @@ def daily_deal_today(*, now: datetime | None = None) -> DailyDeal:
         _prepare_soon()
         raise ApplicationError(ErrorCode.DAILY_NOT_READY, headers={"Retry-After": str(NOT_READY_RETRY_AFTER)})
     return deal
-
-
-def daily_attempts_close(*, now: datetime | None = None) -> int:
-    """Close every ranked attempt whose day is over and that was not won (it stays playable as
-    practice); returns how many. Idempotent: run at 00:00 UTC and again as a safety net."""
-    today = clock.today(now)
-    open_attempts = Game.objects.filter(
-        ranked=True, closed_at__isnull=True, status=StatusChoices.PLAYING, daily__lt=today
-    )
-    closed = 0
-    for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
-        assert day is not None  # daily__lt leaves out the games without a day
-        closed += open_attempts.filter(daily=day).update(closed_at=day_end(day))
-    return closed
 
 
 def _prepare_soon() -> None:

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import BadCode, BadMove, GameCode, IllegalMove, Move
+from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
@@ -119,15 +119,14 @@ def _positions(code: GameCode, entries: Sequence[str]) -> tuple[list[EngineGame]
     stack: list[int] = [0]
     stacks = [tuple(stack)]
     undos = [False]
-    for index, entry in enumerate(entries, start=1):
-        if entry == "undo":
-            game.undo()
+    for step in replay(game, entries):
+        undo = step.entry == "undo"
+        if undo:
             stack.pop()
         else:
-            game.play(Move.parse(entry))
-            stack.append(index)
-        undos.append(entry == "undo")
-        positions.append(game.copy())
+            stack.append(step.seq)
+        undos.append(undo)
+        positions.append(step.game.copy())
         stacks.append(tuple(stack))
     return positions, stacks, undos
 

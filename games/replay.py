@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from common.errors import ApplicationError, ErrorCode
-from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of
+from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, card_of, replay
 from games.engine import Game as EngineGame
 
 from .competition import clock
@@ -128,15 +128,12 @@ def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     try:
         engine = EngineGame.from_code(game.code)
         start = _seen(engine)
-        steps = []
-        for seq, move, points, flipped, at in entries:
-            if move == "undo":
-                engine.undo()
-            else:
-                engine.play(Move.parse(move))
-            steps.append(
-                {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(engine)}
+        steps = [
+            {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(step.game)}
+            for step, (seq, move, points, flipped, at) in zip(
+                replay(engine, [entry[1] for entry in entries]), entries, strict=False
             )
+        ]
     except (BadCode, BadMove, IllegalMove, ValueError):
         raise ApplicationError(ErrorCode.REPLAY_BROKEN) from None
     row = GamePostMortem.objects.filter(game=game).first()

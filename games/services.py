@@ -26,7 +26,7 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
 from . import store
-from .competition import clock, links
+from .competition import attempt, clock, links
 from .competition.links import Origin
 from .daily import daily_deal_today
 from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
@@ -257,11 +257,9 @@ def _game_apply(
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     fields = ["state", "score", "moves", "version"]
-    if game.ranked and game.closed_at is None and game.daily is not None and clock.is_over(game.daily, now):
-        # The day closed before this move (the midnight task may not have come yet): from now on
-        # the game is practice, whatever this move does.
-        game.closed_at = clock.day_end(game.daily)
-        fields.append("closed_at")
+    # The day closed before this move (the midnight task may not have come yet): from now on the
+    # game is practice, whatever this move does.
+    fields += attempt.attempt_close(game, now=now)
     log = MoveLog(
         game=game,
         seq=engine.moves,
@@ -279,9 +277,7 @@ def _game_apply(
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
         fields += ["status", "finished_at", "time_ms"]
-        if game.ranked and game.closed_at is None:
-            game.review = ReviewChoices.PENDING  # replayed and timed by the task before it counts
-            fields.append("review")
+        fields += attempt.attempt_win(game)  # pending: reviewed by the task before it counts
     return engine, log, fields
 
 

@@ -28,8 +28,7 @@ from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
 from games.competition import clock
-from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices
-from games.review import ranked_win_review
+from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
 from games.selectors import counted_ranked_wins, replay_verified
 
 from .models import DailyResult, PersonalBest
@@ -84,9 +83,8 @@ def personal_bests_repair(*, since: datetime) -> int:
 
 def daily_result_record(*, game_id: UUID | str) -> bool:
     """Put a won ranked attempt on its day's board once it is checked (an upsert keyed by day and
-    account), or take it off if it does not count (held, rejected, invalid); returns whether it
-    is on the board."""
-    ranked_win_review(game_id=game_id)
+    account), or take it off if it does not count (pending, held, rejected, invalid); returns
+    whether it is on the board. (The review is games': ``games.competition.attempt``.)"""
     game: Mapping[str, Any] | None = (
         counted_ranked_wins()
         .filter(pk=game_id)
@@ -136,9 +134,6 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
     right are not written.
     """
     today = today or clock.today()
-    pending = Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON, review=ReviewChoices.PENDING)
-    for game_id in pending.values_list("pk", flat=True):  # a check whose task was lost
-        ranked_win_review(game_id=game_id)
     result = DailyResult._meta.db_table
     games = Game._meta.db_table
     day_param = connection.ops.adapt_datefield_value(day)
