@@ -15,6 +15,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from django.conf import settings
@@ -71,27 +73,26 @@ def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
     wanted = set(user_ids)
     if not wanted:
         return set()
-    suspects = set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
+    suspects: set[Any] = set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
     end = clock.day_end(day)
-    attempts = (
-        Game.objects.filter(
+    attempts = {
+        game.pk: game
+        for game in Game.objects.filter(
             daily=day,
             owner_id__in=wanted - suspects,
             created_at__lt=end,
             moves__gte=settings.FAIRPLAY_SUSPECT_MIN_MOVES,
-        )
-        .only("id", "owner_id", "daily")
-        .order_by("owner_id", "created_at")
+        ).only("id", "owner_id", "daily")
+    }
+    # One read of their logs' times (the unique (game, seq) index gives the order).
+    times = (
+        MoveLog.objects.filter(game_id__in=list(attempts), created_at__lt=end)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "created_at")
     )
-    for game in attempts:
-        if game.owner_id in suspects:
-            continue
-        times = list(
-            MoveLog.objects.filter(game_id=game.pk, created_at__lt=end)
-            .order_by("seq")
-            .values_list("created_at", flat=True)
-        )
-        if suspect_mark(game=game, pace=Pace.of(times)):
+    for game_id, entries in groupby(times.iterator(chunk_size=5000), key=itemgetter(0)):
+        game = attempts[game_id]
+        if game.owner_id not in suspects and suspect_mark(game=game, pace=Pace.of([at for _, at in entries])):
             suspects.add(game.owner_id)
     return suspects
 
