@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, Q
 
 from ..models import DailyStartLink, DailySuspect, Game, MoveLog
@@ -75,26 +76,39 @@ def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
         return set()
     suspects: set[Any] = set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
     end = clock.day_end(day)
-    attempts = {
-        game.pk: game
-        for game in Game.objects.filter(
-            daily=day,
-            owner_id__in=wanted - suspects,
-            created_at__lt=end,
-            moves__gte=settings.FAIRPLAY_SUSPECT_MIN_MOVES,
-        ).only("id", "owner_id", "daily")
-    }
+    candidates = Game.objects.filter(
+        daily=day,
+        owner_id__in=wanted - suspects,
+        created_at__lt=end,
+        moves__gte=settings.FAIRPLAY_SUSPECT_MIN_MOVES,
+    ).only("id", "owner_id", "daily", "moves")
+    # An attempt already found human-paced at its move count is not read again.
+    human = cache.get_many([_human_key(game) for game in candidates])
+    attempts = {game.pk: game for game in candidates if _human_key(game) not in human}
     # One read of their logs' times (the unique (game, seq) index gives the order).
     times = (
         MoveLog.objects.filter(game_id__in=list(attempts), created_at__lt=end)
         .order_by("game_id", "seq")
         .values_list("game_id", "created_at")
     )
+    found_human = {}
     for game_id, entries in groupby(times.iterator(chunk_size=5000), key=itemgetter(0)):
         game = attempts[game_id]
-        if game.owner_id not in suspects and suspect_mark(game=game, pace=Pace.of([at for _, at in entries])):
+        if suspect_mark(game=game, pace=Pace.of([at for _, at in entries])):
             suspects.add(game.owner_id)
+        else:
+            found_human[_human_key(game)] = True
+    cache.set_many(found_human, timeout=HUMAN_MEMO_SECONDS)
     return suspects
+
+
+#: How long an attempt found human-paced is remembered at its move count (the cache only saves
+#: work: without the entry its log is read again, with the same outcome).
+HUMAN_MEMO_SECONDS: Final = 2 * 24 * 3600
+
+
+def _human_key(game: Game) -> str:
+    return f"fairplay:human:{game.pk}:{game.moves}"
 
 
 def linked_accounts(*, day: date) -> set[Any]:

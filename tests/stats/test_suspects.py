@@ -173,3 +173,19 @@ def test_a_move_reads_nothing_of_the_fair_play_tables(player, today, todays_deal
     assert moved.status_code == 200
     tables = " ".join(query["sql"] for query in queries.captured_queries)
     assert "dailysuspect" not in tables and "dailystartlink" not in tables
+
+
+def test_an_attempt_found_human_is_not_read_again_until_it_has_more_moves(today, todays_deal):
+    from games.competition.suspects import suspects_scan
+
+    human = _scout(_client(6), moves=60, pace_ms=900)
+    assert suspects_scan(day=today, user_ids=[human.owner_id]) == set()
+
+    def reads_the_log() -> bool:
+        with CaptureQueriesContext(connection) as queries:
+            assert suspects_scan(day=today, user_ids=[human.owner_id]) == set()
+        return any("games_movelog" in query["sql"] for query in queries.captured_queries)
+
+    assert not reads_the_log()
+    Game.objects.filter(pk=human.pk).update(moves=61)  # played on
+    assert reads_the_log()
