@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
-from games.engine import IllegalMove, Move
+from games.engine import IllegalMove, replay
 from games.solver import advise, position_key, still_winnable
 
-from .daily import utc_today
+from .competition import clock
 from .models import Game
 from .players import Player
 from .selectors import game_get, move_log_list
@@ -25,7 +25,7 @@ from .selectors import game_get, move_log_list
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
     game = game_get(game_id=game_id, player=player)
-    if game.daily is not None and game.daily >= utc_today(timezone.now()):
+    if game.daily is not None and game.daily >= clock.today(timezone.now()):
         raise ApplicationError(ErrorCode.NO_HELP_FOR_DAILY)
     return game
 
@@ -36,12 +36,8 @@ def positions_had(game: Game) -> list[str]:
     engine = EngineGame.from_code(game.code)
     keys = [position_key(engine)]
     try:
-        for entry in move_log_list(game=game).values_list("move", flat=True):
-            if entry == "undo":
-                engine.undo()
-            else:
-                engine.play(Move.parse(entry))
-            keys.append(position_key(engine))
+        for step in replay(engine, move_log_list(game=game).values_list("move", flat=True)):
+            keys.append(position_key(step.game))
     except (IllegalMove, ValueError):  # a log that does not replay (never in play): what it gave so far
         pass
     return keys

@@ -8,7 +8,8 @@ for today takes a spare (one UPDATE); with none left it answers ``daily_not_read
 and asks a task to prepare one.
 
 The competition closes with its day (00:00 UTC): a ranked attempt not won by then is closed as
-unranked (:func:`daily_attempts_close` at midnight, and the move path for a move that comes first).
+unranked, and the day's suspects are looked at (:func:`games.competition.attempt.day_close`, the
+beat task ``games.daily_attempts_close``; the move path closes an attempt whose move comes first).
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from common.retries import RETRY
@@ -29,7 +29,9 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.solver import Verdict, solve
 
-from .models import DailyDeal, Game, StatusChoices, day_end
+from .competition import clock
+from .competition.clock import day_end
+from .models import DailyDeal
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +41,6 @@ NOT_READY_RETRY_AFTER = 5
 
 __all__ = [
     "DailyPreparation",
-    "daily_attempts_close",
     "daily_certify",
     "daily_deal_assign",
     "daily_deal_today",
@@ -51,9 +52,8 @@ __all__ = [
 ]
 
 
-def utc_today(now: datetime | None = None) -> date:
-    """The current UTC date (settings: ``USE_TZ``, ``TIME_ZONE = "UTC"``)."""
-    return (now or timezone.now()).astimezone(UTC).date()
+#: Today's UTC date: the competition's clock (:mod:`games.competition.clock`), named here for older imports.
+utc_today = clock.today
 
 
 def daily_certify(code: GameCode) -> int | None:
@@ -85,7 +85,7 @@ def daily_deals_prepare(*, today: date | None = None) -> DailyPreparation:
     """Make sure today and the next ``DAILY_DAYS_AHEAD`` days have their certified deal, with
     ``DAILY_SPARE_DEALS`` spares besides (the beat task's work; idempotent: run twice, it draws
     nothing the second time)."""
-    today = today or utc_today()
+    today = today or clock.today()
     days = [today + timedelta(days=offset) for offset in range(settings.DAILY_DAYS_AHEAD + 1)]
     dated = set(DailyDeal.objects.filter(date__in=days).values_list("date", flat=True))
     missing = [day for day in days if day not in dated]
@@ -131,25 +131,11 @@ def daily_deal_assign(*, day: date) -> DailyDeal | None:
 def daily_deal_today(*, now: datetime | None = None) -> DailyDeal:
     """Today's deal, never a wait: taken from the spares if the beat has not given it yet, else
     ``daily_not_ready`` (503, ``Retry-After``) while a task prepares it."""
-    deal = daily_deal_assign(day=utc_today(now))
+    deal = daily_deal_assign(day=clock.today(now))
     if deal is None:
         _prepare_soon()
         raise ApplicationError(ErrorCode.DAILY_NOT_READY, headers={"Retry-After": str(NOT_READY_RETRY_AFTER)})
     return deal
-
-
-def daily_attempts_close(*, now: datetime | None = None) -> int:
-    """Close every ranked attempt whose day is over and that was not won (it stays playable as
-    practice); returns how many. Idempotent: run at 00:00 UTC and again as a safety net."""
-    today = utc_today(now)
-    open_attempts = Game.objects.filter(
-        ranked=True, closed_at__isnull=True, status=StatusChoices.PLAYING, daily__lt=today
-    )
-    closed = 0
-    for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
-        assert day is not None  # daily__lt leaves out the games without a day
-        closed += open_attempts.filter(daily=day).update(closed_at=day_end(day))
-    return closed
 
 
 def _prepare_soon() -> None:

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from django.db.models import QuerySet
 
-from .daily import utc_today
+from .competition import clock
 from .models import Game, MoveLog
 from .players import Player
 
@@ -95,7 +95,7 @@ def export_row(game: tuple[Any, ...], log: list[str], *, today: date) -> dict[st
 
 
 def _rows(player: Player) -> Iterator[dict[str, Any]]:
-    today = utc_today()
+    today = clock.today()
     games = iter(export_games(player=player).iterator(chunk_size=CHUNK_SIZE))
     while chunk := list(itertools.islice(games, CHUNK_SIZE)):
         logs = _logs([game[0] for game in chunk])

@@ -7,7 +7,7 @@ the server; what a player sees is built from it by :mod:`games.presenters`.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -16,10 +16,8 @@ from django.utils import timezone
 
 from games.engine import GameCode
 
-
-def day_end(day: date) -> datetime:
-    """The moment a UTC date ends: the next 00:00 UTC, when its daily competition closes."""
-    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+from .competition import clock
+from .competition.clock import day_end as day_end  # the clock's, named here for older imports
 
 
 class RuleChoices(models.TextChoices):
@@ -118,7 +116,7 @@ class Game(models.Model):
         at ``now`` unless it was won before."""
         if not self.ranked or self.closed_at is not None or self.daily is None:
             return False
-        return self.status == StatusChoices.WON or now < day_end(self.daily)
+        return self.status == StatusChoices.WON or not clock.is_over(self.daily, now)
 
 
 class DailyDeal(models.Model):
@@ -135,6 +133,9 @@ class DailyDeal(models.Model):
     code = models.CharField(max_length=64)
     rule = models.CharField(max_length=8, choices=RuleChoices.choices, default=RuleChoices.CLASSIC)
     players = models.PositiveIntegerField(default=0)
+    # When its day's close ran to its end (``games.competition.attempt.day_close``): the open
+    # attempts closed, the suspects marked, the day's wins checked again. Null: not yet.
+    closed_at = models.DateTimeField(null=True, blank=True)
     # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified).
     solution_length = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -173,6 +174,27 @@ class DailyStartLink(models.Model):
 
     def __str__(self) -> str:
         return f"start of {self.day} by {self.user_id}"
+
+
+class DailySuspect(models.Model):
+    """An account that played a day's deal at an inhuman pace (SPEC section 5): an attempt, won
+    or not, of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
+    ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS``. A ranked win of an account linked to it that day is held
+    (``linked_suspect``). Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.suspects``)."""
+
+    day = models.DateField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")  # the attempt that marked it
+    moves = models.PositiveIntegerField()  # its log entries before the day's end
+    median_gap_ms = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["day", "user"], name="suspect_one_per_account_and_day")]
+        indexes = [models.Index(fields=["created_at"], name="suspect_created")]
+
+    def __str__(self) -> str:
+        return f"suspect {self.user_id} on {self.day}"
 
 
 class MoveLog(models.Model):

@@ -29,11 +29,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import BadCode, BadMove, GameCode, IllegalMove, Move
+from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
-from .daily import utc_today
+from .competition import clock
 from .models import DailyDeal, Game, GamePostMortem, MoveLog, StatusChoices
 
 Answer = Literal["yes", "no", "unknown"]
@@ -119,15 +119,14 @@ def _positions(code: GameCode, entries: Sequence[str]) -> tuple[list[EngineGame]
     stack: list[int] = [0]
     stacks = [tuple(stack)]
     undos = [False]
-    for index, entry in enumerate(entries, start=1):
-        if entry == "undo":
-            game.undo()
+    for step in replay(game, entries):
+        undo = step.entry == "undo"
+        if undo:
             stack.pop()
         else:
-            game.play(Move.parse(entry))
-            stack.append(index)
-        undos.append(entry == "undo")
-        positions.append(game.copy())
+            stack.append(step.seq)
+        undos.append(undo)
+        positions.append(step.game.copy())
         stacks.append(tuple(stack))
     return positions, stacks, undos
 
@@ -229,7 +228,7 @@ def postmortem_due(game: Game, *, now: datetime, last_move_at: datetime | None) 
     if game.moves == 0:
         return False
     if game.daily is not None:
-        return game.daily < utc_today(now)
+        return game.daily < clock.today(now)
     if game.status == StatusChoices.WON:
         return True
     return last_move_at is not None and now - last_move_at >= IDLE
@@ -281,7 +280,7 @@ def postmortems_due(*, now: datetime | None = None, limit: int = 500) -> list[st
     recent_wins = Game.objects.filter(
         status=StatusChoices.WON, finished_at__gte=now - timedelta(hours=3), daily__isnull=True, moves__gt=0
     )
-    yesterday = Game.objects.filter(daily=utc_today(now) - timedelta(days=1), moves__gt=0)
+    yesterday = Game.objects.filter(daily=clock.today(now) - timedelta(days=1), moves__gt=0)
     ids: list[str] = []
     for games in (recent_wins, yesterday):
         picked = games.filter(postmortem__isnull=True).order_by().values_list("pk", flat=True)[: limit - len(ids)]

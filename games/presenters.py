@@ -11,13 +11,13 @@ from typing import Any
 
 from games.engine import Game as EngineGame
 
-from .daily import utc_today
-from .models import Game, MoveLog, day_end
+from .competition import clock
+from .models import Game, MoveLog
 
 
 def public_code(game: Game, now: datetime) -> str | None:
     """The game code, or ``None`` for a daily deal whose UTC day is not over (it reveals the deal)."""
-    if game.daily is not None and game.daily >= utc_today(now):
+    if game.daily is not None and game.daily >= clock.today(now):
         return None
     return game.code
 
@@ -38,7 +38,7 @@ def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
     if game.daily is None:
         return {"ranked": None, "closed": False, "closes_at": None, "closes_in_ms": None, "review": None}
     counting = game.ranked_open(now)
-    closes = day_end(game.daily) if counting and game.status != "won" else None
+    closes = clock.day_end(game.daily) if counting and game.status != "won" else None
     return {
         "ranked": counting,
         "closed": game.ranked and not counting,

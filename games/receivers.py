@@ -15,9 +15,12 @@ from . import tasks
 
 
 def on_game_won(sender: Any, *, game_id: str, ranked: bool, **kwargs: Any) -> None:
-    """A won game's post-mortem at once rather than at the next beat (``games.postmortems_pending``
-    stays the catch-up). A ranked attempt is a daily deal's, analysed only once its day is over:
-    nothing to send; a won practice game of today's deal is sent and the task declines it."""
+    """A won ranked attempt: its review, in games' own task (the event comes after the commit
+    already). Any other won game: its post-mortem at once rather than at the next beat
+    (``games.postmortems_pending`` stays the catch-up); a ranked attempt is a daily deal's,
+    analysed only once its day is over, and a won practice game of today's deal is sent and the
+    task declines it."""
     if ranked:
+        tasks.ranked_win_review.delay(game_id)
         return
     transaction.on_commit(partial(tasks.game_postmortem.delay, game_id))

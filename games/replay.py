@@ -18,10 +18,10 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from common.errors import ApplicationError, ErrorCode
-from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of
+from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, card_of, replay
 from games.engine import Game as EngineGame
 
-from .daily import utc_today
+from .competition import clock
 from .models import DailyDeal, Game, GamePostMortem, MoveLog
 from .players import Player
 from .postmortem import postmortem_due
@@ -47,7 +47,7 @@ def _seen(game: EngineGame) -> dict[str, Any]:
 
 def _in_public_top(game: Game, now: datetime) -> bool:
     """A counted ranked game of a day that is over, with fewer than ``PUBLIC_TOP`` ahead of it."""
-    if not game.ranked or game.daily is None or game.daily >= utc_today(now):
+    if not game.ranked or game.daily is None or game.daily >= clock.today(now):
         return False
     counted = counted_ranked_wins().filter(daily=game.daily)
     if not counted.filter(pk=game.pk).exists():
@@ -74,7 +74,7 @@ def replay_game(*, game_id: UUID, player: Player, now: datetime) -> tuple[Game, 
 
 def _par(game: Game, postmortem: GamePostMortem | None, now: datetime) -> int | None:
     if game.daily is not None:  # the certified solution's length, once the day is over
-        if game.daily >= utc_today(now):
+        if game.daily >= clock.today(now):
             return None
         return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
     return postmortem.par if postmortem is not None else None
@@ -128,15 +128,12 @@ def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     try:
         engine = EngineGame.from_code(game.code)
         start = _seen(engine)
-        steps = []
-        for seq, move, points, flipped, at in entries:
-            if move == "undo":
-                engine.undo()
-            else:
-                engine.play(Move.parse(move))
-            steps.append(
-                {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(engine)}
+        steps = [
+            {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(step.game)}
+            for step, (seq, move, points, flipped, at) in zip(
+                replay(engine, [entry[1] for entry in entries]), entries, strict=False
             )
+        ]
     except (BadCode, BadMove, IllegalMove, ValueError):
         raise ApplicationError(ErrorCode.REPLAY_BROKEN) from None
     row = GamePostMortem.objects.filter(game=game).first()

@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
 
-from .daily import utc_today
+from .competition import clock
 from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 
@@ -61,6 +61,6 @@ def move_log_list(*, game: Game) -> QuerySet[MoveLog]:
 def daily_solution_length(*, game: Game, now: datetime) -> int | None:
     """The certified solution length of a daily game's deal once its day is over (it says how hard
     the deal was); ``None`` for any other game, without a query."""
-    if game.daily is None or game.daily >= utc_today(now):
+    if game.daily is None or game.daily >= clock.today(now):
         return None
     return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()

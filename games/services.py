@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime
 from typing import Any
 from uuid import UUID
 
@@ -26,10 +26,10 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
 from . import store
-from .competition import links
+from .competition import attempt, clock, links
 from .competition.links import Origin
 from .daily import daily_deal_today
-from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices, day_end
+from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 from .signals import game_won_send
 
@@ -257,11 +257,9 @@ def _game_apply(
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     fields = ["state", "score", "moves", "version"]
-    if game.ranked and game.closed_at is None and game.daily is not None and now >= day_end(game.daily):
-        # The day closed before this move (the midnight task may not have come yet): from now on
-        # the game is practice, whatever this move does.
-        game.closed_at = day_end(game.daily)
-        fields.append("closed_at")
+    # The day closed before this move (the midnight task may not have come yet): from now on the
+    # game is practice, whatever this move does.
+    fields += attempt.attempt_close(game, now=now)
     log = MoveLog(
         game=game,
         seq=engine.moves,
@@ -279,9 +277,7 @@ def _game_apply(
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
         fields += ["status", "finished_at", "time_ms"]
-        if game.ranked and game.closed_at is None:
-            game.review = ReviewChoices.PENDING  # replayed and timed by the task before it counts
-            fields.append("review")
+        fields += attempt.attempt_win(game)  # pending: reviewed by the task before it counts
     return engine, log, fields
 
 
@@ -321,8 +317,7 @@ def _has_played_daily(*, user: Any, day: date) -> bool:
     A daily game is always started on its day: the ``created_at`` bound keeps this a short
     range scan of the account's newest games.
     """
-    day_start = datetime.combine(day, time.min, tzinfo=UTC)
-    return Game.objects.filter(owner=user, created_at__gte=day_start, daily=day).exists()
+    return Game.objects.filter(owner=user, created_at__gte=clock.day_start(day), daily=day).exists()
 
 
 def _has_open_ranked_attempt(*, user: Any, day: date) -> bool:

@@ -18,12 +18,14 @@ from django.dispatch import Signal
 from .models import Game
 
 #: An account has a new won game: one is won, or a guest's won game passed to the account.
-#: Arguments: ``game_id`` (str) and ``ranked`` (a won ranked attempt waiting for its check, the
-#: day's board's business). A guest's win sends nothing (nothing counts for a guest).
+#: Arguments: ``game_id`` (str) and ``ranked`` (a won ranked attempt waiting for its review, which
+#: games runs: :mod:`games.competition.attempt`). A guest's win sends nothing (nothing counts for a guest).
 game_won = Signal()
 
-#: Staff decided held ranked results (approved: they count; rejected: never). ``game_ids``: list of str.
-ranked_wins_decided = Signal()
+#: Whether ranked wins count changed (:mod:`games.competition.attempt`): reviewed (verified, held
+#: or invalid), held at the day's close (linked to a suspect), approved or rejected by staff. The
+#: day's boards recompute their results. ``game_ids``: list of str.
+ranked_results_changed = Signal()
 
 
 def game_won_send(*, game_id: str, ranked: bool) -> None:
@@ -31,6 +33,6 @@ def game_won_send(*, game_id: str, ranked: bool) -> None:
     transaction.on_commit(partial(game_won.send, sender=Game, game_id=game_id, ranked=ranked), robust=True)
 
 
-def ranked_wins_decided_send(*, game_ids: list[str]) -> None:
-    """Send :data:`ranked_wins_decided` once the current transaction commits."""
-    transaction.on_commit(partial(ranked_wins_decided.send, sender=Game, game_ids=game_ids), robust=True)
+def ranked_results_changed_send(*, game_ids: list[str]) -> None:
+    """Send :data:`ranked_results_changed` once the current transaction commits."""
+    transaction.on_commit(partial(ranked_results_changed.send, sender=Game, game_ids=game_ids), robust=True)

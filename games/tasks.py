@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from common.retries import RETRY
 
-from . import daily, postmortem, services
-from .competition import links
+from . import postmortem, services
+from .competition import attempt, links, suspects
 from .daily import daily_deals_prepare_task
 
 __all__ = [
@@ -28,6 +28,8 @@ __all__ = [
     "game_postmortem",
     "idempotency_records_prune",
     "postmortems_pending",
+    "ranked_reviews_pending",
+    "ranked_win_review",
 ]
 
 
@@ -39,14 +41,31 @@ def idempotency_records_prune(hours: int = 24) -> None:
 
 @shared_task(name="games.fairplay_links_prune", ignore_result=True)
 def fairplay_links_prune() -> None:
-    """Beat, hourly: drop the fair-play links older than ``FAIRPLAY_RETENTION_DAYS``."""
-    links.links_prune(now=timezone.now())
+    """Beat, hourly: drop the fair-play links and suspect marks older than ``FAIRPLAY_RETENTION_DAYS``."""
+    now = timezone.now()
+    links.links_prune(now=now)
+    suspects.suspects_prune(now=now)
 
 
 @shared_task(name="games.daily_attempts_close", **RETRY)
 def daily_attempts_close() -> None:
-    """Beat, at 00:00 UTC and every few minutes after: close the ranked attempts of days that are over."""
-    daily.daily_attempts_close()
+    """Beat, at 00:00 UTC and every few minutes after: close the days that are over (their open
+    ranked attempts closed, their suspects marked, their wins linked to one held)."""
+    attempt.day_close()
+
+
+@shared_task(name="games.ranked_win_review", **RETRY)
+def ranked_win_review(game_id: str) -> None:
+    """A ranked attempt was won: replay and time it (pending → verified | held | invalid); the
+    verdict goes out as the event ``ranked_results_changed``."""
+    attempt.attempt_review(game_id=game_id)
+
+
+@shared_task(name="games.ranked_reviews_pending", **RETRY)
+def ranked_reviews_pending() -> None:
+    """Beat, every few minutes: review the wins still pending a minute after they were won (a lost task)."""
+    for game_id in attempt.attempts_pending(before=timezone.now() - timedelta(minutes=1)):
+        attempt.attempt_review(game_id=game_id)
 
 
 @shared_task(name="games.game_postmortem", **RETRY)

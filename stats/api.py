@@ -17,8 +17,9 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
 from common.serializers import error_responses
-from games.daily import daily_deal_today, utc_today
-from games.models import DailyDeal, day_end
+from games.competition import clock
+from games.daily import daily_deal_today
+from games.models import DailyDeal
 
 from . import selectors
 from .serializers import DailyBoardSerializer, DailyDealSerializer, PlayerStatsSerializer
@@ -45,7 +46,7 @@ def _parse_day(text: str) -> date:
 def _deal_of(day: date) -> DailyDeal:
     """The deal of a day up to today (today's: ``daily_not_ready`` while it is being prepared);
     ``not_found`` otherwise."""
-    today = utc_today()
+    today = clock.today()
     if day > today:
         raise ApplicationError(ErrorCode.NOT_FOUND)
     deal = daily_deal_today() if day == today else selectors.daily_deal_get(day=day)
@@ -57,7 +58,7 @@ def _deal_of(day: date) -> DailyDeal:
 def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
     assert deal.date is not None  # a spare is never shown
     now = timezone.now()
-    closes = day_end(deal.date)
+    closes = clock.day_end(deal.date)
     body: dict[str, Any] = {
         "date": deal.date,
         "rule": deal.rule,
@@ -66,7 +67,7 @@ def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)),
         "attempt": selectors.daily_attempt(day=deal.date, user=request.user, now=now),
     }
-    if deal.date < utc_today(now):  # the day is over: the code is published
+    if deal.date < clock.today(now):  # the day is over: the code is published
         body["code"] = deal.code
     return body
 
@@ -79,7 +80,7 @@ class DailyTodayApi(ApiView):
         responses={200: DailyDealSerializer, **error_responses(503)},
     )
     def get(self, request: Request) -> Response:
-        return Response(DailyDealSerializer(_deal_body(_deal_of(utc_today()), request)).data)
+        return Response(DailyDealSerializer(_deal_body(_deal_of(clock.today()), request)).data)
 
 
 class DailyDayApi(ApiView):

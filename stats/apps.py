@@ -12,6 +12,6 @@ class StatsConfig(AppConfig):
         from . import receivers
 
         signals.game_won.connect(receivers.on_game_won, dispatch_uid="stats.on_game_won")
-        signals.ranked_wins_decided.connect(
-            receivers.on_ranked_wins_decided, dispatch_uid="stats.on_ranked_wins_decided"
+        signals.ranked_results_changed.connect(
+            receivers.on_ranked_results_changed, dispatch_uid="stats.on_ranked_results_changed"
         )

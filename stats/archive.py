@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, Game
 
 from .models import DailyBucket, DailyResult
@@ -23,7 +23,7 @@ from .standing import TIME
 
 def archive_deals(*, today: date | None = None) -> QuerySet[DailyDeal]:
     """The deals of the days that are over, newest first."""
-    return DailyDeal.objects.filter(date__lt=today or utc_today()).order_by("-date")
+    return DailyDeal.objects.filter(date__lt=today or clock.today()).order_by("-date")
 
 
 def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, Any]]:

@@ -12,13 +12,12 @@ from . import tasks
 
 
 def on_game_won(sender: Any, *, game_id: str, ranked: bool, **kwargs: Any) -> None:
-    """The owner's personal bests; for a ranked attempt, its check and the day's board."""
+    """The owner's personal bests (a ranked attempt's board waits for its review's event)."""
     tasks.personal_best_update.delay(game_id)
-    if ranked:
-        tasks.daily_result_update.delay(game_id)
 
 
-def on_ranked_wins_decided(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
-    """Staff's decision puts held results on their day's board, or keeps them off."""
+def on_ranked_results_changed(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
+    """A review, a hold at the day's close or staff's decision puts ranked wins on their day's
+    board, or takes them off."""
     for game_id in game_ids:
         tasks.daily_result_update.delay(game_id)

@@ -20,7 +20,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
 from games.replay import PUBLIC_TOP
 from games.selectors import counted_ranked_wins
@@ -89,7 +89,7 @@ def daily_board(
     deal = DailyDeal.objects.filter(date=day).values("players").first()
     if deal is None:
         return None
-    public = day < utc_today(now)
+    public = day < clock.today(now)
     fields = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "game_id", "verified")
     results = DailyResult.objects.filter(day=day)
     rows = list(results.order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit])
@@ -161,7 +161,7 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
     Nothing here names a deal: no game codes, so today's daily deal stays secret.
     """
     now = now or timezone.now()
-    today = utc_today(now)
+    today = clock.today(now)
     rules = {rule: _RuleFigures() for rule in RuleChoices.values}
     won = Q(status=StatusChoices.WON)
     totals = (

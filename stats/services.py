@@ -27,9 +27,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
-from games.daily import utc_today
-from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices, day_end
-from games.review import ranked_win_review
+from games.competition import clock
+from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
 from games.selectors import counted_ranked_wins, replay_verified
 
 from .models import DailyResult, PersonalBest
@@ -84,9 +83,8 @@ def personal_bests_repair(*, since: datetime) -> int:
 
 def daily_result_record(*, game_id: UUID | str) -> bool:
     """Put a won ranked attempt on its day's board once it is checked (an upsert keyed by day and
-    account), or take it off if it does not count (held, rejected, invalid); returns whether it
-    is on the board."""
-    ranked_win_review(game_id=game_id)
+    account), or take it off if it does not count (pending, held, rejected, invalid); returns
+    whether it is on the board. (The review is games': ``games.competition.attempt``.)"""
     game: Mapping[str, Any] | None = (
         counted_ranked_wins()
         .filter(pk=game_id)
@@ -135,10 +133,7 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
     the players, and once the day is over stores every result's rank. Rows that are already
     right are not written.
     """
-    today = today or utc_today()
-    pending = Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON, review=ReviewChoices.PENDING)
-    for game_id in pending.values_list("pk", flat=True):  # a check whose task was lost
-        ranked_win_review(game_id=game_id)
+    today = today or clock.today()
     result = DailyResult._meta.db_table
     games = Game._meta.db_table
     day_param = connection.ops.adapt_datefield_value(day)
@@ -161,14 +156,14 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 [
                     day_param,
                     StatusChoices.WON.value,
-                    connection.ops.adapt_datetimefield_value(day_end(day)),
+                    connection.ops.adapt_datetimefield_value(clock.day_end(day)),
                     *[review.value for review in COUNTED_REVIEWS],
                 ],
             )
             upserted = max(cursor.rowcount, 0)
         removed, _ = (
             DailyResult.objects.filter(day=day)
-            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=day_end(day)))
+            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day)))
             .delete()
         )
         # Whether each result was replayed: set where it is wrong (written by the upsert above or before).

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Q, Value
 from django.db.models.functions import Least
 
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
 
 from .models import DailyBucket, DailyResult
@@ -149,7 +149,7 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
     deal = DailyDeal.objects.filter(date=day).values("players").first()
     if deal is None:
         return None
-    over = day < utc_today(now)
+    over = day < clock.today(now)
     buckets: dict[str, dict[int, int]] = {TIME: {}, MOVES: {}}
     for kind, bucket, count in DailyBucket.objects.filter(day=day, count__gt=0).values_list("kind", "bucket", "count"):
         buckets[kind][bucket] = count

@@ -13,7 +13,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from common.retries import RETRY
-from games import daily
+from games.competition import clock
 
 from . import services, standing
 
@@ -34,7 +34,7 @@ def daily_result_update(game_id: str) -> None:
 @shared_task(name="stats.daily_boards_rebuild", **RETRY)
 def daily_boards_rebuild(days: list[str] | None = None) -> None:
     """Beat, every few minutes: rebuild the boards of ``days`` (ISO dates; default yesterday and today)."""
-    today = daily.utc_today()
+    today = clock.today()
     for day in [date.fromisoformat(d) for d in days] if days else [today - timedelta(days=1), today]:
         services.daily_board_rebuild(day=day, today=today)
         standing.standing_rebuild(day=day)

@@ -190,6 +190,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
     "fairplay-links-prune": {"task": "games.fairplay_links_prune", "schedule": 3600.0},
+    # Safety net behind the review task of each ranked win: the wins still pending (a lost task).
+    "ranked-reviews": {"task": "games.ranked_reviews_pending", "schedule": 300.0},
 }
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------
@@ -205,6 +207,9 @@ RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "600
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
 # Days the fair-play links (device id hash, salted network hash) of a daily start are kept.
 FAIRPLAY_RETENTION_DAYS = int(os.environ.get("FAIRPLAY_RETENTION_DAYS", "30"))
+# An attempt of a day's deal, won or not, with at least this many moves and a median gap between
+# them under RANKED_REVIEW_MIN_MEDIAN_GAP_MS marks its account suspect for that day (issue 24).
+FAIRPLAY_SUSPECT_MIN_MOVES = int(os.environ.get("FAIRPLAY_SUSPECT_MIN_MOVES", "50"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))

@@ -10,7 +10,7 @@ The single authority on the rules (SPEC sections 1–4): the API, the tasks and 
 from .cards import ACE, CARD_NAMES, HIDDEN, KING, RANKS, SUITS, card_name, card_of, fits, parse_card
 from .codes import GameCode, Rule, deal_order, random_order, shuffled_deck
 from .errors import REASONS, BadCode, BadMove, IllegalMove
-from .game import GROUP_LIMIT, UNDO_LIMIT, Game, MoveResult
+from .game import GROUP_LIMIT, UNDO_LIMIT, Game, MoveResult, ReplayStep, replay
 from .moves import AUTO, FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveResult",
+    "ReplayStep",
     "Rule",
     "Source",
     "Target",
@@ -42,5 +43,6 @@ __all__ = [
     "fits",
     "parse_card",
     "random_order",
+    "replay",
     "shuffled_deck",
 ]

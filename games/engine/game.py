@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -392,11 +392,8 @@ class Game:
     def replay(cls, code: GameCode | str, entries: Iterable[str]) -> Game:
         """The game after the logged moves (``str(move)`` texts, or ``"undo"``)."""
         game = cls.new(code if isinstance(code, GameCode) else GameCode.parse(code))
-        for entry in entries:
-            if entry == "undo":
-                game.undo()
-            else:
-                game.play(Move.parse(entry))
+        for _ in replay(game, entries):
+            pass
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -416,6 +413,32 @@ class Game:
         for n, col in enumerate(view["tableau"], 1):
             lines.append(f"t{n}: " + " ".join(col))
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One logged entry replayed: its number (1, 2, ...: the move counter after it), its text,
+    what it did, and the game after it (the live game, the same object at every step: ``copy()``
+    it to keep a position)."""
+
+    seq: int
+    entry: str
+    result: MoveResult
+    game: Game
+
+
+def replay(game: Game, entries: Iterable[str]) -> Iterator[ReplayStep]:
+    """Play a move log (``str(move)`` texts, or ``"undo"``) on ``game``, one step per entry: the
+    one replay loop of the product (the review of a ranked win, the replay viewer and the
+    post-mortem iterate it). ``BadMove`` or ``IllegalMove`` at the entry that does not replay.
+
+    >>> game = Game.from_code("YU1-C-AAAAAAB")
+    >>> [(step.seq, step.entry, step.result.points, step.game.score) for step in replay(game, ["t7:TS>t2", "undo"])]
+    [(1, 't7:TS>t2', 5, 5), (2, 'undo', -5, 0)]
+    """
+    for seq, entry in enumerate(entries, start=1):
+        result = game.undo() if entry == "undo" else game.play(Move.parse(entry))
+        yield ReplayStep(seq, entry, result, game)
 
 
 # The stored undo history: each entry (src, dst, count, flipped, points, card) as six characters,

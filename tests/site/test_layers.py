@@ -63,6 +63,7 @@ def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, djang
         (stats_tasks, "personal_best_update"),
         (stats_tasks, "daily_result_update"),
         (games_tasks, "game_postmortem"),
+        (games_tasks, "ranked_win_review"),
     ):
         record = lambda game_id, name=name: sent.append((name, game_id))  # noqa: E731
         monkeypatch.setattr(getattr(module, name), "delay", record)
@@ -70,7 +71,7 @@ def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, djang
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         signals.game_won.send(sender=Game, game_id="g1", ranked=False)
         signals.game_won.send(sender=Game, game_id="g2", ranked=True)
-        signals.ranked_wins_decided.send(sender=Game, game_ids=["g3", "g4"])
+        signals.ranked_results_changed.send(sender=Game, game_ids=["g3", "g4"])
 
     assert len(callbacks) == 1  # the post-mortem goes out once the transaction commits
 
@@ -79,7 +80,7 @@ def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, djang
             ("game_postmortem", "g1"),  # a ranked attempt (g2) is a daily deal's: analysed once its day is over
             ("personal_best_update", "g1"),
             ("personal_best_update", "g2"),
-            ("daily_result_update", "g2"),
+            ("ranked_win_review", "g2"),  # games reviews its ranked win; its verdict is the next event
             ("daily_result_update", "g3"),
             ("daily_result_update", "g4"),
         ]

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from games import signals
 from games.models import DailyDeal, Game, StatusChoices
 from stats import selectors, services, tasks
 from stats.models import DailyResult, PersonalBest
@@ -30,7 +31,9 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         won = win_as_a_human(player, state["id"])
 
-    assert len(callbacks) == 1  # one event (games.signals.game_won): stats sends its bests and board tasks
+    # Two events: games.signals.game_won (stats: the bests; games: the review task), then the
+    # review's ranked_results_changed (stats: the board).
+    assert [callback.func.__self__ for callback in callbacks] == [signals.game_won, signals.ranked_results_changed]
     assert won["review"] == "pending" and won["ranked"] is True
     game = Game.objects.get(pk=state["id"])
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"

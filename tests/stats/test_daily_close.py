@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 
-from games.daily import daily_attempts_close
+from games.competition.attempt import attempts_close
 from games.models import Game, day_end
 from stats.models import DailyResult
 from stats.selectors import player_stats
@@ -73,7 +73,7 @@ def test_at_midnight_the_task_closes_open_attempts_which_play_on_as_practice(pla
     Game.objects.filter(pk=finished.pk).update(status="won", time_ms=100_000, review="verified", finished_at=CLOSE - MS)
     with time_machine.travel(CLOSE, tick=False):
         app.tasks["games.daily_attempts_close"].apply()
-        assert daily_attempts_close() == 0  # idempotent
+        assert attempts_close() == 0  # idempotent
 
         state = player.get(f"/api/v1/games/{started['id']}").json()
         daily = player.get("/api/v1/daily")

@@ -10,7 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.daily import daily_attempts_close, daily_deals_prepare
+from games.competition.attempt import day_close
+from games.daily import daily_deals_prepare
 
 
 class Command(BaseCommand):
@@ -19,7 +20,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         self.stdout.write("Preparing the daily deals (the solver certifies each one) ...")
         done = daily_deals_prepare()
-        closed = daily_attempts_close()
+        closed, _ = day_close()
         days = ", ".join(day.isoformat() for day in done.assigned) or "none needed"
         self.stdout.write(
             self.style.SUCCESS(

@@ -1,0 +1,279 @@
+"""The life of a ranked attempt (SPEC section 5), in one place: its states, and one function per
+transition. An account's first game of a day's deal is its ranked attempt::
+
+    open ──attempt_win──▶ pending ──attempt_review──▶ verified ──attempt_hold──▶ held
+      │                                   ├─────────▶ held(reasons) ──attempts_approve──▶ approved
+      │                                   │                         └─attempts_reject───▶ rejected
+      │                                   └─────────▶ invalid (the log does not reproduce the game)
+      └──attempt_close / attempts_close (the day's end, 00:00 UTC)──▶ closed (practice from then on)
+
+The state is read from the game's row (``ranked``, ``closed_at``, ``review``): open until it is
+won or its day ends; a win before the day's end waits (``pending``) for its review, which the
+task ``games.ranked_win_review`` runs (never the request): the log is replayed from the deal and
+must reproduce the stored game, else ``invalid``; it is ``held`` for every reason that applies
+(:class:`HoldReason`: won too fast in all, an inhuman median gap, linked to an account that
+started the deal earlier that day, linked to a suspect account), else ``verified``. At the day's
+close (:func:`day_close`, the beat) the open attempts are closed, the suspects of the day marked,
+and a verified win linked to a suspect is held after all (``verified → held``). Staff approve or
+reject held results. Only ``verified`` and ``approved`` are on a board.
+
+Every transition that changes what counts sends one event after the commit,
+:data:`games.signals.ranked_results_changed`; the boards (stats) listen to it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any, Final
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
+from games.engine import Game as EngineGame
+
+from ..models import DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
+from ..signals import ranked_results_changed_send
+from . import clock, links, suspects
+from .suspects import Pace
+
+
+class AttemptState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    PENDING = ReviewChoices.PENDING.value
+    VERIFIED = ReviewChoices.VERIFIED.value
+    HELD = ReviewChoices.HELD.value
+    INVALID = ReviewChoices.INVALID.value
+    APPROVED = ReviewChoices.APPROVED.value
+    REJECTED = ReviewChoices.REJECTED.value
+
+
+#: The transitions there are; every other change of state is refused.
+TRANSITIONS: Final[dict[AttemptState, frozenset[AttemptState]]] = {
+    AttemptState.OPEN: frozenset({AttemptState.PENDING, AttemptState.CLOSED}),
+    AttemptState.PENDING: frozenset({AttemptState.VERIFIED, AttemptState.HELD, AttemptState.INVALID}),
+    AttemptState.VERIFIED: frozenset({AttemptState.HELD}),
+    AttemptState.HELD: frozenset({AttemptState.APPROVED, AttemptState.REJECTED}),
+}
+
+
+class HoldReason(StrEnum):
+    """Why a ranked win is held; the review's reason text lists each as ``<reason>: <detail>``."""
+
+    TIME = "time"  # won in under RANKED_REVIEW_MIN_TIME_MS in all
+    PACE = "pace"  # a median gap between moves under RANKED_REVIEW_MIN_MEDIAN_GAP_MS
+    LINKED = "linked"  # shares a device or network with an account that started the deal earlier that day
+    LINKED_SUSPECT = "linked_suspect"  # shares one with an account suspect that day (games.competition.suspects)
+
+
+REASON_LENGTH: Final = Game._meta.get_field("review_reason").max_length or 120
+
+
+def attempt_state(game: Game) -> AttemptState | None:
+    """Where a ranked attempt stands; ``None`` for any other game."""
+    if not game.ranked:
+        return None
+    if game.closed_at is not None:
+        return AttemptState.CLOSED
+    if not game.review:
+        return AttemptState.OPEN
+    return AttemptState(game.review)
+
+
+def held_reasons(game: Game) -> list[HoldReason]:
+    """The reasons a held game was held for, read from its review's reason text."""
+    if game.review != ReviewChoices.HELD:
+        return []
+    found = (part.split(":", 1)[0].strip() for part in game.review_reason.split(";"))
+    return [HoldReason(code) for code in found if code in HoldReason._value2member_map_]
+
+
+# -- open → closed, open → pending: on the move's path, in memory, no query -------------------------
+
+
+def attempt_close(game: Game, *, now: datetime) -> list[str]:
+    """open → closed, for a move that comes after the day's end before the beat's close did: the
+    game is practice from then on, whatever that move does. Returns the fields it set."""
+    if attempt_state(game) is not AttemptState.OPEN or game.daily is None or not clock.is_over(game.daily, now):
+        return []
+    game.closed_at = clock.day_end(game.daily)
+    return ["closed_at"]
+
+
+def attempt_win(game: Game) -> list[str]:
+    """open → pending: the winning move of an open attempt (its day not over: :func:`attempt_close`
+    comes first); the review task checks it before it counts. Returns the fields it set."""
+    if attempt_state(game) is not AttemptState.OPEN:
+        return []
+    game.review = ReviewChoices.PENDING
+    return ["review"]
+
+
+# -- open → closed at the day's end: the beat ----------------------------------------------------
+
+
+def attempts_close(*, now: datetime | None = None) -> int:
+    """open → closed for every ranked attempt of a day that is over and was not won (it stays
+    playable as practice); returns how many. Idempotent: run at 00:00 UTC and again as a safety net."""
+    today = clock.today(now)
+    open_attempts = Game.objects.filter(
+        ranked=True, closed_at__isnull=True, status=StatusChoices.PLAYING, daily__lt=today
+    )
+    closed = 0
+    for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
+        assert day is not None  # daily__lt leaves out the games without a day
+        closed += open_attempts.filter(daily=day).update(closed_at=clock.day_end(day))
+    return closed
+
+
+# -- pending → verified | held(reasons) | invalid: the review task ------------------------------
+
+
+def attempt_review(*, game_id: UUID | str) -> str | None:
+    """Review a ``pending`` win and store the verdict; returns the game's review (``None`` if it
+    is no ranked win). Idempotent: a game already decided is left as it is."""
+    game = Game.objects.filter(pk=game_id, ranked=True, status=StatusChoices.WON).first()
+    if game is None:
+        return None
+    if game.review != ReviewChoices.PENDING:
+        return game.review
+    entries = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("seq", "move", "created_at"))
+    review, reason = _verdict(game, entries)
+    with transaction.atomic():
+        changed = Game.objects.filter(pk=game.pk, review=ReviewChoices.PENDING).update(
+            review=review, review_reason=reason[:REASON_LENGTH]
+        )
+        if changed:
+            ranked_results_changed_send(game_ids=[str(game.pk)])
+    return Game.objects.values_list("review", flat=True).get(pk=game.pk)
+
+
+def attempts_pending(*, before: datetime) -> list[str]:
+    """The wins still ``pending`` that were won before ``before`` (their review task was lost)."""
+    pending = Game.objects.filter(
+        ranked=True, status=StatusChoices.WON, review=ReviewChoices.PENDING, finished_at__lt=before
+    )
+    return [str(pk) for pk in pending.order_by().values_list("pk", flat=True)]
+
+
+def _verdict(game: Game, entries: list[tuple[int, str, datetime]]) -> tuple[str, str]:
+    seqs = [seq for seq, _, _ in entries]
+    if seqs != list(range(1, len(entries) + 1)) or len(entries) != game.moves:
+        return ReviewChoices.INVALID, f"the log has {len(entries)} entries for {game.moves} moves"
+    try:
+        replayed = EngineGame.new(GameCode.parse(game.code))
+        for _ in replay(replayed, [move for _, move, _ in entries]):
+            pass
+        stored = EngineGame.from_state(game.state)
+    except (BadCode, BadMove, IllegalMove, ValueError, KeyError) as exc:
+        return ReviewChoices.INVALID, f"the log does not replay: {exc}"
+    if replayed != stored or not replayed.is_won:
+        return ReviewChoices.INVALID, "the log does not reproduce the stored game"
+    pace = Pace.of([at for _, _, at in entries])
+    suspects.suspect_mark(game=game, pace=pace)  # a win is an attempt too
+    reasons = _hold_reasons(game, pace)
+    if reasons:
+        return ReviewChoices.HELD, "; ".join(f"{reason}: {detail}" for reason, detail in reasons)
+    return ReviewChoices.VERIFIED, f"replayed {len(entries)} moves; median gap {pace.median_gap_ms:.0f} ms"
+
+
+def _hold_reasons(game: Game, pace: Pace) -> list[tuple[HoldReason, str]]:
+    reasons = []
+    time_ms = game.time_ms or 0
+    if time_ms < settings.RANKED_REVIEW_MIN_TIME_MS:
+        reasons.append((HoldReason.TIME, f"won in {time_ms} ms in all"))
+    if pace.median_gap_ms < settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS:
+        reasons.append((HoldReason.PACE, f"median gap between moves {pace.median_gap_ms:.0f} ms"))
+    earlier = links.linked_users(game=game, before_own_start=True)
+    if earlier:
+        reasons.append((HoldReason.LINKED, f"shares a device or network with {len(earlier)} earlier account(s)"))
+    if game.daily is not None:
+        linked = links.linked_users(game=game, before_own_start=False)
+        suspect = suspects.suspects_scan(day=game.daily, user_ids=linked)
+        if suspect:
+            reasons.append((HoldReason.LINKED_SUSPECT, _suspect_detail(len(suspect))))
+    return reasons
+
+
+def _suspect_detail(count: int) -> str:
+    return f"shares a device or network with {count} account(s) that played at an inhuman pace"
+
+
+# -- verified → held: the day's close -----------------------------------------------------------
+
+
+def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> bool:
+    """verified → held, for a reason found after the review (a linked account turned suspect
+    before the day closed); returns whether it was held now. Only a verified win is."""
+    with transaction.atomic():
+        held = Game.objects.filter(pk=game_id, ranked=True, review=ReviewChoices.VERIFIED).update(
+            review=ReviewChoices.HELD, review_reason=f"{reason}: {detail}"[:REASON_LENGTH]
+        )
+        if held:
+            ranked_results_changed_send(game_ids=[str(game_id)])
+    return bool(held)
+
+
+def day_close(*, now: datetime | None = None) -> tuple[int, int]:
+    """The close of the days that are over (the beat, at 00:00 UTC and every few minutes after):
+    their open attempts closed (:func:`attempts_close`), and once per day its suspects marked and
+    its verified wins linked to one held (:func:`attempt_hold`). Returns (closed, held).
+    Idempotent; a day is looked at again only until its close ran to its end (``DailyDeal.closed_at``),
+    and only within ``FAIRPLAY_RETENTION_DAYS`` (older days have no links left)."""
+    now = now or timezone.now()
+    closed = attempts_close(now=now)
+    today = clock.today(now)
+    days = (
+        DailyDeal.objects.filter(
+            date__lt=today,
+            date__gte=today - timedelta(days=settings.FAIRPLAY_RETENTION_DAYS),
+            closed_at__isnull=True,
+        )
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    held = 0
+    for day in list(days):
+        assert day is not None  # date__lt leaves out the spares
+        suspect = suspects.suspects_scan(day=day, user_ids=suspects.linked_accounts(day=day))
+        linked = suspects.linked_to_suspects(day=day, suspects=suspect)
+        wins = Game.objects.filter(daily=day, ranked=True, review=ReviewChoices.VERIFIED, owner_id__in=list(linked))
+        for game_id, owner_id in wins.values_list("pk", "owner_id"):
+            held += attempt_hold(
+                game_id=game_id, reason=HoldReason.LINKED_SUSPECT, detail=_suspect_detail(len(linked[owner_id]))
+            )
+        DailyDeal.objects.filter(date=day).update(closed_at=now)
+    return closed, held
+
+
+# -- held → approved | rejected: staff ---------------------------------------------------------
+
+
+def attempts_approve(*, game_ids: list[Any], by: Any, now: datetime | None = None) -> list[str]:
+    """held → approved: staff's decision that held results count. Returns the ids of the games
+    approved; only held games are, and who and when is recorded."""
+    return _decide(game_ids, ReviewChoices.APPROVED, by=by, now=now)
+
+
+def attempts_reject(*, game_ids: list[Any], by: Any, now: datetime | None = None) -> list[str]:
+    """held → rejected: staff's decision that held results never count (who and when is recorded)."""
+    return _decide(game_ids, ReviewChoices.REJECTED, by=by, now=now)
+
+
+def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None) -> list[str]:
+    now = now or timezone.now()
+    with transaction.atomic():
+        held = list(
+            Game.objects.select_for_update()
+            .filter(pk__in=game_ids, ranked=True, review=ReviewChoices.HELD)
+            .values_list("pk", flat=True)
+        )
+        Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)
+        decided = [str(pk) for pk in held]
+        if decided:
+            ranked_results_changed_send(game_ids=decided)
+    return decided

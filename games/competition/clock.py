@@ -1,0 +1,38 @@
+"""The competition's clock (SPEC section 5, "The day closes"): which UTC date is "today", and
+when a day starts and ends. The one place that knows: the models, the move path, the close and
+the pages ask here. Standard library and ``django.utils.timezone`` only (no solver, no ORM).
+
+>>> from datetime import date
+>>> day_end(date(2026, 12, 1))
+datetime.datetime(2026, 12, 2, 0, 0, tzinfo=datetime.timezone.utc)
+>>> is_over(date(2026, 12, 1), day_end(date(2026, 12, 1)))
+True
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.utils import timezone
+
+__all__ = ["day_end", "day_start", "is_over", "today"]
+
+
+def today(now: datetime | None = None) -> date:
+    """The current UTC date (settings: ``USE_TZ``, ``TIME_ZONE = "UTC"``), or ``now``'s."""
+    return (now or timezone.now()).astimezone(UTC).date()
+
+
+def day_start(day: date) -> datetime:
+    """The moment a UTC date begins: its 00:00 UTC."""
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def day_end(day: date) -> datetime:
+    """The moment a UTC date ends: the next 00:00 UTC, when its daily competition closes."""
+    return day_start(day + timedelta(days=1))
+
+
+def is_over(day: date, now: datetime) -> bool:
+    """Whether ``day`` has ended at ``now`` (its competition is closed, its code published)."""
+    return now >= day_end(day)

@@ -1,0 +1,163 @@
+"""Suspects (SPEC section 5, "One person, one result"): an attempt of a day's deal, won or not,
+of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
+``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` marks its account suspect for that day (a ``DailySuspect``
+row), and a ranked win of an account linked to a suspect that day is held (``linked_suspect``).
+
+Where it is looked at, never on a move's path: the review of a win (its own log, and the attempts
+of the accounts linked to it, as they are at that moment), and the day's close (the attempts of
+every account linked to another one that day; a pace only ever matters through a link). Only
+the moves made before the day's end count.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from itertools import groupby
+from operator import itemgetter
+from typing import Any, Final
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Count, Q
+
+from ..models import DailyStartLink, DailySuspect, Game, MoveLog
+from . import clock
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How a log was played: its entries and the median gap between consecutive ones."""
+
+    moves: int
+    median_gap_ms: float
+
+    @classmethod
+    def of(cls, times: Sequence[datetime]) -> Pace:
+        gaps = [(later - earlier).total_seconds() * 1000 for earlier, later in zip(times, times[1:], strict=False)]
+        return cls(moves=len(times), median_gap_ms=statistics.median(gaps) if gaps else 0.0)
+
+    @property
+    def inhuman(self) -> bool:
+        """Enough moves to judge, made faster than a human plays them."""
+        return (
+            self.moves >= settings.FAIRPLAY_SUSPECT_MIN_MOVES
+            and self.median_gap_ms < settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS
+        )
+
+
+def suspect_mark(*, game: Game, pace: Pace) -> bool:
+    """Mark ``game``'s account suspect on its day if ``pace`` is inhuman (idempotent: one row per
+    account and day, the first attempt that marked it); returns whether it is inhuman."""
+    if not pace.inhuman or game.daily is None or game.owner_id is None:
+        return False
+    DailySuspect.objects.bulk_create(
+        [
+            DailySuspect(
+                day=game.daily,
+                user_id=game.owner_id,
+                game_id=game.pk,
+                moves=pace.moves,
+                median_gap_ms=round(pace.median_gap_ms),
+            )
+        ],
+        ignore_conflicts=True,
+    )
+    return True
+
+
+def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
+    """The accounts of ``user_ids`` that are suspect on ``day``: marked before, or marked now by
+    one of their attempts of that day's deal (started and played before the day's end)."""
+    wanted = set(user_ids)
+    if not wanted:
+        return set()
+    suspects: set[Any] = set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
+    end = clock.day_end(day)
+    candidates = Game.objects.filter(
+        daily=day,
+        owner_id__in=wanted - suspects,
+        created_at__lt=end,
+        moves__gte=settings.FAIRPLAY_SUSPECT_MIN_MOVES,
+    ).only("id", "owner_id", "daily", "moves")
+    # An attempt already found human-paced at its move count is not read again.
+    human = cache.get_many([_human_key(game) for game in candidates])
+    attempts = {game.pk: game for game in candidates if _human_key(game) not in human}
+    # One read of their logs' times (the unique (game, seq) index gives the order).
+    times = (
+        MoveLog.objects.filter(game_id__in=list(attempts), created_at__lt=end)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "created_at")
+    )
+    found_human = {}
+    for game_id, entries in groupby(times.iterator(chunk_size=5000), key=itemgetter(0)):
+        game = attempts[game_id]
+        if suspect_mark(game=game, pace=Pace.of([at for _, at in entries])):
+            suspects.add(game.owner_id)
+        else:
+            found_human[_human_key(game)] = True
+    cache.set_many(found_human, timeout=HUMAN_MEMO_SECONDS)
+    return suspects
+
+
+#: How long an attempt found human-paced is remembered at its move count (the cache only saves
+#: work: without the entry its log is read again, with the same outcome).
+HUMAN_MEMO_SECONDS: Final = 2 * 24 * 3600
+
+
+def _human_key(game: Game) -> str:
+    return f"fairplay:human:{game.pk}:{game.moves}"
+
+
+def linked_accounts(*, day: date) -> set[Any]:
+    """The accounts that share a device or a network with another account on ``day``."""
+    shared: set[Any] = set()
+    for field in ("device", "address"):
+        values = (
+            DailyStartLink.objects.filter(day=day)
+            .exclude(**{field: ""})
+            .values(field)
+            .annotate(accounts=Count("user_id", distinct=True))
+            .filter(accounts__gt=1)
+            .values_list(field, flat=True)
+        )
+        shared |= set(
+            DailyStartLink.objects.filter(day=day, **{f"{field}__in": values}).values_list("user_id", flat=True)
+        )
+    return shared
+
+
+def linked_to_suspects(*, day: date, suspects: set[Any]) -> dict[Any, set[Any]]:
+    """For each account linked on ``day`` to one of ``suspects`` (another account than itself),
+    the suspects it is linked to."""
+    if not suspects:
+        return {}
+    rows = list(
+        DailyStartLink.objects.filter(day=day, user_id__in=suspects).values_list("user_id", "device", "address")
+    )
+    by_device: dict[str, set[Any]] = {}
+    by_address: dict[str, set[Any]] = {}
+    for user_id, device, address in rows:
+        if device:
+            by_device.setdefault(device, set()).add(user_id)
+        if address:
+            by_address.setdefault(address, set()).add(user_id)
+    linked: dict[Any, set[Any]] = {}
+    others = DailyStartLink.objects.filter(day=day).filter(
+        Q(device__in=list(by_device)) | Q(address__in=list(by_address))
+    )
+    for user_id, device, address in others.values_list("user_id", "device", "address"):
+        found = (by_device.get(device, set()) | by_address.get(address, set())) - {user_id}
+        if found:
+            linked.setdefault(user_id, set()).update(found)
+    return linked
+
+
+def suspects_prune(*, now: datetime) -> int:
+    """Delete the marks older than ``FAIRPLAY_RETENTION_DAYS``; returns how many."""
+    deleted, _ = DailySuspect.objects.filter(
+        created_at__lt=now - timedelta(days=settings.FAIRPLAY_RETENTION_DAYS)
+    ).delete()
+    return deleted

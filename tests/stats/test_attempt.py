@@ -1,0 +1,225 @@
+"""The life of a ranked attempt (games/competition/attempt.py): each transition of its state
+machine, that it happens only from the state it starts from, and that each change of what counts
+sends one event (ranked_results_changed) that puts the result on the board or takes it off."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import signals
+from games.competition import attempt, clock
+from games.competition.attempt import AttemptState, HoldReason
+from games.models import Game
+from stats.models import DailyResult
+from tests import factories
+from tests.stats.helpers import play_all_but_the_last, win_as_a_human, won_ranked_game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+S = AttemptState
+
+
+@pytest.fixture
+def events():
+    """The game ids of every ranked_results_changed event sent (after the commit)."""
+    sent: list[list[str]] = []
+
+    def record(sender, *, game_ids, **kwargs):
+        sent.append(game_ids)
+
+    signals.ranked_results_changed.connect(record, dispatch_uid="test-attempt-events")
+    yield sent
+    signals.ranked_results_changed.disconnect(dispatch_uid="test-attempt-events")
+
+
+def _open(owner, day) -> Game:
+    return factories.game(owner=owner, daily=day, ranked=True)
+
+
+def test_the_machine_has_exactly_the_documented_transitions():
+    assert attempt.TRANSITIONS == {
+        S.OPEN: {S.PENDING, S.CLOSED},
+        S.PENDING: {S.VERIFIED, S.HELD, S.INVALID},
+        S.VERIFIED: {S.HELD},
+        S.HELD: {S.APPROVED, S.REJECTED},
+    }
+    # closed, invalid, approved and rejected are final
+    assert {S.CLOSED, S.INVALID, S.APPROVED, S.REJECTED}.isdisjoint(attempt.TRANSITIONS)
+
+
+def test_the_state_is_read_from_the_row(account, today):
+    assert attempt.attempt_state(factories.game(owner=account, daily=today)) is None  # practice
+    game = _open(account, today)
+    assert attempt.attempt_state(game) is S.OPEN
+    game.review = "held"
+    assert attempt.attempt_state(game) is S.HELD
+    game.closed_at = clock.day_end(today)
+    assert attempt.attempt_state(game) is S.CLOSED
+
+
+# -- open → pending ----------------------------------------------------------------------------
+
+
+def test_winning_an_open_attempt_makes_it_pending_and_nothing_else_does(account, today):
+    game = _open(account, today)
+    assert attempt.attempt_win(game) == ["review"] and game.review == "pending"
+    assert attempt.attempt_win(game) == []  # pending: no second win
+
+    practice = factories.game(owner=account, daily=today)
+    closed = _open(factories.user(), today)
+    closed.closed_at = clock.day_end(today)
+    assert attempt.attempt_win(practice) == attempt.attempt_win(closed) == []
+    assert practice.review == closed.review == ""
+
+
+def test_the_winning_move_through_the_api_leaves_the_attempt_pending_for_the_task(
+    player, todays_deal, django_capture_on_commit_callbacks
+):
+    game_id = player.post("/api/v1/games", {"daily": True}).json()["id"]
+    with django_capture_on_commit_callbacks(execute=False):  # the review task is not sent yet
+        won = win_as_a_human(player, game_id)
+
+    assert won["review"] == "pending" and Game.objects.get(pk=game_id).review == "pending"
+    assert not DailyResult.objects.exists()
+
+
+# -- open → closed -----------------------------------------------------------------------------
+
+
+def test_a_move_after_the_days_end_closes_the_open_attempt_in_memory(account, today):
+    game = _open(account, today)
+    end = clock.day_end(today)
+
+    assert attempt.attempt_close(game, now=end - timedelta(microseconds=1)) == [] and game.closed_at is None
+    assert attempt.attempt_close(game, now=end) == ["closed_at"] and game.closed_at == end
+    assert attempt.attempt_close(game, now=end) == []  # closed already
+
+
+def test_the_close_closes_every_open_attempt_of_a_day_that_is_over_and_only_those(account, today):
+    yesterday = today - timedelta(days=1)
+    left_open = _open(account, yesterday)
+    won = won_ranked_game(owner=factories.user(), day=yesterday, time_ms=90_000)
+    running = _open(factories.user(), today)
+
+    assert attempt.attempts_close() == 1
+    assert attempt.attempts_close() == 0  # idempotent
+
+    assert Game.objects.get(pk=left_open.pk).closed_at == clock.day_end(yesterday)
+    assert Game.objects.get(pk=won.pk).closed_at is None
+    assert Game.objects.get(pk=running.pk).closed_at is None
+
+
+# -- pending → verified | held(reasons) | invalid ---------------------------------------------------
+
+
+def _pending(player, *, pace_ms: int, idle_ms: int = 0) -> str:
+    """A ranked win, pending: its last move through the API, whose review task is never sent
+    (the test's transaction never commits)."""
+    game_id = player.post("/api/v1/games", {"daily": True}).json()["id"]
+    last = play_all_but_the_last(game_id, pace_ms=pace_ms, idle_ms=idle_ms)
+    assert player.post(f"/api/v1/games/{game_id}/moves", last.to_json()).json()["review"] == "pending"
+    return game_id
+
+
+def test_the_review_verifies_a_human_win_and_sends_one_event(
+    player, todays_deal, events, django_capture_on_commit_callbacks
+):
+    game_id = _pending(player, pace_ms=700)
+    assert attempt.attempt_state(Game.objects.get(pk=game_id)) is S.PENDING
+    with django_capture_on_commit_callbacks(execute=True):
+        assert attempt.attempt_review(game_id=game_id) == "verified"
+        assert attempt.attempt_review(game_id=game_id) == "verified"  # decided once
+
+    assert events == [[game_id]]
+    assert DailyResult.objects.filter(game_id=game_id).exists()  # stats listened
+
+
+def test_the_review_holds_a_win_for_every_reason_that_applies(
+    player, todays_deal, events, django_capture_on_commit_callbacks
+):
+    game_id = _pending(player, pace_ms=200)  # about 20 s in all, 200 ms a move
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert attempt.attempt_review(game_id=game_id) == "held"
+
+    game = Game.objects.get(pk=game_id)
+    assert attempt.held_reasons(game) == [HoldReason.TIME, HoldReason.PACE]
+    assert "in all" in game.review_reason and "median gap between moves 200 ms" in game.review_reason
+    assert events == [[game_id]] and not DailyResult.objects.exists()
+
+
+def test_the_review_finds_a_log_that_does_not_replay_invalid(player, todays_deal, events):
+    game_id = _pending(player, pace_ms=700)
+    Game.objects.filter(pk=game_id).update(moves=3)
+
+    assert attempt.attempt_review(game_id=game_id) == "invalid"
+    assert attempt.attempt_state(Game.objects.get(pk=game_id)) is S.INVALID
+
+
+def test_a_lost_review_task_is_made_up_by_the_beat(player, todays_deal, django_capture_on_commit_callbacks):
+    from games import tasks
+
+    game_id = _pending(player, pace_ms=700)  # its task lost
+    Game.objects.filter(pk=game_id).update(finished_at=timezone.now() - timedelta(minutes=2))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.ranked_reviews_pending.apply()
+
+    assert Game.objects.get(pk=game_id).review == "verified"
+    assert DailyResult.objects.filter(game_id=game_id).exists()
+
+
+# -- verified → held ---------------------------------------------------------------------------
+
+
+def test_only_a_verified_win_is_held_after_its_review(account, today, events, django_capture_on_commit_callbacks):
+    verified = won_ranked_game(owner=account, day=today, time_ms=90_000)
+    others = {
+        review: won_ranked_game(owner=factories.user(), day=today, time_ms=90_000, review=review)
+        for review in ("pending", "held", "approved", "rejected", "invalid")
+    }
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.LINKED_SUSPECT, detail="a test") is True
+        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.LINKED_SUSPECT, detail="again") is False
+        for review, game in others.items():
+            assert attempt.attempt_hold(game_id=game.pk, reason=HoldReason.LINKED_SUSPECT, detail="x") is False
+            assert Game.objects.get(pk=game.pk).review == review
+
+    verified.refresh_from_db()
+    assert verified.review == "held" and attempt.held_reasons(verified) == [HoldReason.LINKED_SUSPECT]
+    assert events == [[str(verified.pk)]]
+
+
+# -- held → approved | rejected --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("decide", "decision"), [("attempts_approve", "approved"), ("attempts_reject", "rejected")])
+def test_staff_decide_only_held_results_and_who_and_when_is_kept(
+    account, today, events, decide, decision, django_capture_on_commit_callbacks
+):
+    referee = factories.user()
+    held = won_ranked_game(owner=account, day=today, time_ms=30_000, review="held")
+    verified = won_ranked_game(owner=factories.user(), day=today, time_ms=90_000)
+    now = timezone.now()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        decided = getattr(attempt, decide)(game_ids=[held.pk, verified.pk], by=referee, now=now)
+
+    assert decided == [str(held.pk)] and events == [[str(held.pk)]]
+    held.refresh_from_db()
+    assert (held.review, held.reviewed_by, held.reviewed_at) == (decision, referee, now)
+    assert Game.objects.get(pk=verified.pk).review == "verified"
+    assert getattr(attempt, decide)(game_ids=[held.pk], by=referee, now=now) == []  # final
+
+
+def test_the_admins_name_for_the_decision_delegates_to_the_machine(account, today):
+    from games.review import ranked_win_decide
+
+    held = won_ranked_game(owner=account, day=today, time_ms=30_000, review="held")
+
+    assert ranked_win_decide(game_ids=[held.pk], approve=False, by=None) == [str(held.pk)]
+    assert Game.objects.get(pk=held.pk).review == "rejected"
