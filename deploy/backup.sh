@@ -16,12 +16,14 @@ file="$dir/yukon-$(date -u +%Y%m%dT%H%M%SZ).dump"
 partial="$file.partial"  # renamed once complete: a dump that failed halfway is never taken for one
 trap 'rm -f "$partial"' EXIT
 
+# shellcheck disable=SC2016  # expanded in the container
 if [ "${BACKUP_COMPOSE:-0}" = 1 ]; then
   docker compose exec -T postgres sh -c 'pg_dump --format=custom --username="$POSTGRES_USER" "$POSTGRES_DB"' >"$partial"
+  docker compose exec -T postgres pg_restore --list >/dev/null <"$partial"  # a readable archive, or no backup
 else
   pg_dump --format=custom --file="$partial" "${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yukon}"
+  pg_restore --list "$partial" >/dev/null
 fi
-pg_restore --list "$partial" >/dev/null  # a readable archive, or no backup
 mv "$partial" "$file"
 echo "$file ($(du -h "$file" | cut -f1))"
 

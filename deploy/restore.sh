@@ -13,10 +13,11 @@ cd "$(dirname "$0")/.."
 
 file=${1:?usage: make restore FILE=path/to/yukon-....dump}
 [ -r "$file" ] || { echo "no such backup: $file" >&2; exit 1; }
-pg_restore --list "$file" >/dev/null  # refuse anything that is not a pg_dump archive before touching the data
 options=(--clean --if-exists --no-owner --no-privileges --single-transaction --exit-on-error)
 
 if [ "${BACKUP_COMPOSE:-0}" = 1 ]; then
+  # Refuse anything that is not a pg_dump archive before touching the data.
+  docker compose exec -T postgres pg_restore --list >/dev/null <"$file"
   docker compose stop web worker beat
   # shellcheck disable=SC2016  # expanded in the container
   docker compose exec -T postgres sh -c \
@@ -24,6 +25,7 @@ if [ "${BACKUP_COMPOSE:-0}" = 1 ]; then
   docker compose run --rm --no-deps web python manage.py clear_cache
   docker compose start web worker beat
 else
+  pg_restore --list "$file" >/dev/null
   export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yukon}
   export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
   python=.venv/bin/python
