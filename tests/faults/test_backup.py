@@ -170,8 +170,10 @@ def test_a_restored_backup_has_every_game_move_log_and_board(stack: Any) -> None
     assert re.fullmatch(r"yukon-\d{8}T\d{6}Z\.dump", dumps[0].name)
     assert dumps[0].read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
 
-    # The database is lost (the stack stopped first, as the README says for a restore).
-    stack.stop_all()
+    # The database is lost (the stack stopped first, as the README says for a restore; killed, which
+    # is quicker here than the processes' graceful stops and changes nothing in the database).
+    for name in ("web", "worker", "beat"):
+        stack.kill(name)
     psql(postgres, "DROP DATABASE yukon WITH (FORCE)")
     assert psql(postgres, "SELECT count(*) FROM pg_database WHERE datname = 'yukon'") == "0"
     assert redis_keys(redis, ":1:*"), "the cache held nothing: nothing to see cleared"
