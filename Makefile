@@ -55,8 +55,9 @@ messages: install
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
 
-# The production processes (granian web server, Celery worker and beat) on this machine, against the local
-# PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults). See deploy/stack.sh.
+# The production processes (granian web server, Celery worker and beat, and Caddy in front: https://localhost:8443/)
+# on this machine, against the local PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults).
+# See deploy/stack.sh.
 stack: install
 	deploy/stack.sh
 
