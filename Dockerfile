@@ -12,10 +12,11 @@ RUN python -m venv /app/.venv \
 COPY . .
 # The solver's compiled searches (numba) are compiled here, into a cache every process reads.
 ENV NUMBA_CACHE_DIR=/app/var/numba
+# var/static belongs to yukon: docker-compose.yml's migrate collects into a volume made from it.
 RUN useradd --system --uid 1000 yukon && mkdir -p var \
  && /app/.venv/bin/python -c "from games.solver.compiled import warm_up; warm_up()" \
- && chown -R yukon var \
- && DEBUG=1 /app/.venv/bin/python manage.py collectstatic --noinput
+ && DEBUG=1 /app/.venv/bin/python manage.py collectstatic --noinput \
+ && chown -R yukon var
 USER yukon
 
 ENV PATH=/app/.venv/bin:$PATH BIND=0.0.0.0:8000

@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse
+.PHONY: install run test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse backup restore
 
 install: $(STAMP)
 
@@ -55,10 +55,20 @@ messages: install
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
 
-# The production processes (granian web server, Celery worker and beat) on this machine, against the local
-# PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults). See deploy/stack.sh.
+# The production processes (granian web server, Celery worker and beat, and Caddy in front: https://localhost:8443/)
+# on this machine, against the local PostgreSQL and Redis (DATABASE_URL / REDIS_URL override the defaults).
+# See deploy/stack.sh.
 stack: install
 	deploy/stack.sh
+
+# Backups (deploy/backup.sh, deploy/restore.sh): `make backup` writes the database as one dated pg_dump file
+# (custom format) to BACKUP_DIR (var/backups); `make restore FILE=...` puts it back (stop the stack first).
+# DATABASE_URL names the database (make stack's by default); BACKUP_COMPOSE=1 for the docker-compose.yml one.
+backup:
+	deploy/backup.sh
+
+restore:
+	deploy/restore.sh "$(FILE)"
 
 # Many simulated players against `make stack` on PostgreSQL (it starts one if none answers).
 loadtest: install

@@ -30,3 +30,27 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _KeptClient
+
+
+def cache_entries_forget() -> int:
+    """Delete every entry of the default cache and nothing else in its Redis database (the Celery
+    broker's queues and results live there too: `cache.clear()` would flush them). After a
+    restore of the database, cached copies of rows the restore took back (sessions, accounts,
+    tokens) must not outlive them. Returns how many entries went."""
+    from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, DjangoRedisCache):
+        backend.clear()  # a process-local cache (DEBUG, tests): nothing else is in it
+        return 0
+    client = backend._cache.get_client(write=True)
+    gone = 0
+    batch: list[bytes] = []
+    for key in client.scan_iter(match=backend.make_key("*"), count=1000):
+        batch.append(key)
+        if len(batch) == 1000:
+            gone += client.delete(*batch)
+            batch = []
+    if batch:
+        gone += client.delete(*batch)
+    return gone

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `make stack`: the production processes (granian, Celery worker, Celery beat) from the Procfile,
-# run by honcho on this machine against the local PostgreSQL and Redis. Plain HTTP on loopback,
-# so HTTPS redirects and secure cookies are off here; everything else is as in production.
+# `make stack`: the production processes (granian, Celery worker, Celery beat, and the edge: Caddy
+# in front of granian, deploy/caddy.sh) from the Procfile, run by honcho on this machine against
+# the local PostgreSQL and Redis. The edge serves https://localhost:$((PORT+443)) with a certificate
+# of its own local CA (`tls internal`); granian also answers plain HTTP on loopback (the load test
+# and the fault tests talk to it), so HTTPS redirects and secure cookies are off here; everything
+# else is as in production. Without caddy (apt-get install caddy) it runs without the edge.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +17,8 @@ export SESSION_COOKIE_SECURE=${SESSION_COOKIE_SECURE:-0}
 export SECURE_HSTS_SECONDS=${SECURE_HSTS_SECONDS:-0}
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
 export PORT=${PORT:-8000}
+export WEB_PORT=$PORT  # honcho hands the web process PORT; the edge reads WEB_PORT (deploy/caddy.sh)
+export NUM_PROXIES=${NUM_PROXIES:-1}  # granian listens on loopback: the edge is the one proxy
 mkdir -p var
 if [ -z "${SECRET_KEY:-}" ]; then
   # A key of this machine's own, made once and kept out of the repository.
@@ -40,5 +45,10 @@ if url.scheme.startswith("postgres"):
 PY
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py collectstatic --noinput -v0  # the hashed, compressed files DEBUG=0 serves
-echo "serving http://127.0.0.1:$PORT/ (granian), with a Celery worker and beat; Ctrl+C stops all"
+if [ $# -eq 0 ] && ! command -v caddy >/dev/null; then
+  echo "caddy is not installed (apt-get install caddy): no edge, granian alone"
+  set -- web worker beat
+fi
+echo "serving http://127.0.0.1:$PORT/ (granian) and https://localhost:${HTTPS_PORT:-$((PORT + 443))}/ (Caddy)," \
+  "with a Celery worker and beat; Ctrl+C stops all"
 exec .venv/bin/honcho start -f Procfile "$@"

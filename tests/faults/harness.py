@@ -133,11 +133,15 @@ class PrivateRedis:
 
 
 class Stack:
-    """The Procfile's processes (web, worker, beat) with production settings on loopback."""
+    """The Procfile's processes (web, worker, beat, and the edge: Caddy in front of web, HTTPS for
+    localhost with a certificate of its own local CA) with production settings on loopback."""
 
     def __init__(self, base: Path, database_url: str, redis_url: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.https_port = free_port()
+        self.edge_url = f"https://localhost:{self.https_port}"
+        self.caddy_home = base / "caddy"
         self.logs = base / "logs"
         self.logs.mkdir()
         self.env = {
@@ -150,6 +154,12 @@ class Stack:
             "SESSION_COOKIE_SECURE": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PORT": str(self.port),
+            "WEB_PORT": str(self.port),
+            "HTTPS_PORT": str(self.https_port),
+            "HTTP_PORT": str(free_port()),
+            "CADDY_HOME": str(self.caddy_home),
+            "DOMAIN": "localhost",
+            "NUM_PROXIES": "1",  # granian listens on loopback: only the edge reaches it from outside
             "WEB_CONCURRENCY": "3",
             "WORKER_CONCURRENCY": "2",
             "DB_CONN_MAX_AGE": "60",

@@ -1,7 +1,10 @@
 """Which address the per-IP limits count: X-Forwarded-For only from proxies the settings trust.
 
-Found by an outside audit: ``docker-compose.yml`` publishes the web port directly while
-``.env.example`` set ``NUM_PROXIES=1``, so a client's own ``X-Forwarded-For`` chose its bucket.
+Found by an outside audit: ``docker-compose.yml`` published the web port directly while
+``.env.example`` set ``NUM_PROXIES=1``, so a client's own ``X-Forwarded-For`` chose its bucket. Now
+the compose file publishes only the edge (Caddy, which writes the client's address into that
+header whatever the client sent: tests/faults/test_edge.py) and trusts exactly it; a web process
+that clients reach directly trusts nothing (the settings' default).
 """
 
 from __future__ import annotations
@@ -53,20 +56,22 @@ def _register(n: int, **headers: str) -> Any:
     return APIClient().post("/api/v1/auth/register", {"username": f"rotor{n}", "password": "Klondike-1896"}, **headers)
 
 
-def test_the_shipped_configuration_trusts_no_forwarded_for() -> None:
+def test_the_shipped_configuration_trusts_the_edge_alone() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
-    assert _env_example()["NUM_PROXIES"] == "0"
+    # Only the edge is published; the web process is reachable from it alone, and trusts it.
+    published = {name for name, service in compose["services"].items() if service.get("ports")}
+    assert published == {"caddy"}
+    assert _env_example()["NUM_PROXIES"] == "1"
     for service in ("web", "worker", "beat", "migrate"):
-        assert _compose_default(str(compose["services"][service]["environment"]["NUM_PROXIES"])) == "0"
+        assert _compose_default(str(compose["services"][service]["environment"]["NUM_PROXIES"])) == "1"
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("configured", ["code default", ".env.example"])
-def test_rotating_forwarded_for_does_not_escape_the_registration_throttle(settings: Any, configured: str) -> None:
-    num_proxies = settings.REST_FRAMEWORK["NUM_PROXIES"] if configured == "code default" else None
-    if num_proxies is None:
-        num_proxies = int(_env_example()["NUM_PROXIES"])
+def test_rotating_forwarded_for_does_not_escape_the_registration_throttle(settings: Any) -> None:
+    # The code's default: a web process that clients reach directly trusts no X-Forwarded-For.
+    num_proxies = settings.REST_FRAMEWORK["NUM_PROXIES"]
+    assert num_proxies == 0
     _limit_registrations(settings, num_proxies)
 
     for n in range(3):
