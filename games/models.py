@@ -83,6 +83,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Staff decide on held results with this permission, not with "change" (SPEC section 5,
+        # "Staff review, never edit"; games/admin.py).
+        permissions = [("review_game", "Can approve or reject ranked wins held for review")]
         indexes = [
             models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
             models.Index(fields=["guest_session_key", "-created_at"], name="game_guest_recent"),
@@ -119,6 +122,15 @@ class Game(models.Model):
         if not self.ranked or self.closed_at is not None or self.daily is None:
             return False
         return self.status == StatusChoices.WON or now < day_end(self.daily)
+
+
+class HeldResult(Game):
+    """The admin's review queue: the won ranked attempts held for review (``games/admin.py``)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "held result"
+        verbose_name_plural = "held results (the review queue)"
 
 
 class DailyDeal(models.Model):
