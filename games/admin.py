@@ -122,11 +122,13 @@ class _GamesAdmin(ReadOnlyAdmin):
     def has_review_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(REVIEW_PERMISSION))
 
-    def response_action(self, request: HttpRequest, queryset: QuerySet[Any], *args: Any) -> HttpResponse | None:
-        # The actions need the permission to be offered at all; a forged POST of one is refused.
-        if REVIEW_ACTIONS & set(request.POST.getlist("action")) and not self.has_review_permission(request):
-            raise PermissionDenied
-        return super().response_action(request, queryset, *args)
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # The actions are offered only with the permission; a forged POST of one is refused (403),
+        # not just ignored as an action not on offer would be.
+        if request.method == "POST" and REVIEW_ACTIONS & set(request.POST.getlist("action")):
+            if not self.has_review_permission(request):
+                raise PermissionDenied
+        return super().changelist_view(request, extra_context)
 
     @admin.action(description="Approve the held ranked wins (they go on the board)", permissions=["review"])
     def approve_held(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
