@@ -47,7 +47,7 @@ from .review import ranked_win_decide
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
 REVIEW_PERMISSION = "games.review_game"
 REVIEW_ACTIONS = frozenset({"approve_held", "reject_held"})
-HIDDEN_CODE = "(secret until its day is over)"
+HIDDEN_CODE = "(secret)"
 
 
 def secret_games(today: date) -> Q:
@@ -116,8 +116,10 @@ class _GamesAdmin(ReadOnlyAdmin):
         return super().get_queryset(request).select_related("owner").annotate(code_secret=secret)
 
     @admin.display(description="code")
-    def shown_code(self, game: Game) -> str:
-        return HIDDEN_CODE if getattr(game, "code_secret", True) else game.code
+    def shown_code(self, game: Game) -> str | SafeString:
+        if getattr(game, "code_secret", True):
+            return format_html('<span title="{}">{}</span>', "secret until its day is over", HIDDEN_CODE)
+        return game.code
 
     def has_review_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(REVIEW_PERMISSION))
@@ -306,7 +308,7 @@ def _finished(game: Game) -> str:
 
 def _replay_link(game: Game) -> str | SafeString:
     if game.daily is not None and game.daily >= utc_today(timezone.now()):
-        return "after 00:00 UTC (until then the replay would show the secret deal)"
+        return format_html('<span title="{}">after 00:00 UTC</span>', "before, the replay would show the secret deal")
     return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
 
 
