@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
@@ -18,6 +20,7 @@ from common.serializers import ErrorSerializer
 from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
 from . import services
+from .limits import signup_limit_words, signup_quota
 from .models import ApiToken
 from .serializers import (
     ApiTokenSerializer,
@@ -75,16 +78,33 @@ class RegisterApi(ApiView):
     @extend_schema(
         operation_id="auth_register",
         summary="Create an account (a guest keeps the games of this session)",
+        description="At most a few accounts per network address and UTC day (`THROTTLE_SIGNUP_IP`, default "
+        "`5/day`; failed sign-ups do not count): over it, 429 `signup_limit` with `Retry-After` (the seconds "
+        "to the next UTC day).",
         request=CredentialsSerializer,
         responses={201: AuthTokenSerializer, **_errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = services.user_register(
-            **serializer.validated_data,
-            settings=services.player_settings_get(user=None, session=request.session),
-        )
+        quota = signup_quota()
+        wait = quota.take(request)
+        if wait is not None:
+            until = datetime.fromtimestamp(quota.window_end(), UTC).strftime("%H:%M")
+            raise ApplicationError(
+                ErrorCode.SIGNUP_LIMIT,
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+                until=until,
+                limit=signup_limit_words(),
+            )
+        try:
+            user = services.user_register(
+                **serializer.validated_data,
+                settings=services.player_settings_get(user=None, session=request.session),
+            )
+        except ApplicationError:  # no account made: it does not count
+            quota.give_back()
+            raise
         response = _sign_in(request, user, token_name="register")
         response.status_code = status.HTTP_201_CREATED
         return response

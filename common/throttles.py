@@ -98,6 +98,51 @@ class IpThrottle(_Throttle):
         return self.key(self.get_ident(request))
 
 
+class AddressQuota:
+    """How many things (accounts: scope ``signup_ip``) one client address may make per window of
+    the scope's rate (``5/day``: per UTC day, the windows start at 00:00 UTC). Unlike a throttle it
+    counts only what was made: :meth:`take` counts one ahead, atomically (simultaneous requests
+    cannot all slip under the limit), and :meth:`give_back` returns it when nothing was made."""
+
+    def __init__(self, scope: str) -> None:
+        self._limit = IpThrottle(scope)
+        self._taken: str | None = None
+
+    def rate(self) -> tuple[int, int] | None:
+        """The limit and its window in seconds, or None when the scope has no rate."""
+        rate = self._limit.get_rate()
+        if rate is None:
+            return None
+        num, duration = self._limit.parse_rate(rate)
+        return (int(num), int(duration)) if num is not None and duration is not None else None
+
+    def take(self, request: Any) -> float | None:
+        """Count one more for the request's address; None if within the limit, else the seconds
+        to the end of the window (nothing is taken then)."""
+        counter = self._limit.counter(request, None)  # type: ignore[arg-type]
+        if counter is None:
+            return None
+        (count,), _ = _count([counter])
+        if count > self._limit.num_requests:
+            return self._limit.wait()
+        self._taken = counter[0]
+        return None
+
+    def window_end(self) -> float:
+        """When the window of the last :meth:`take` ends (seconds since the epoch)."""
+        return float(self._limit.window_end)
+
+    def give_back(self) -> None:
+        """Undo the last :meth:`take` (nothing was made)."""
+        if self._taken is None:
+            return
+        try:
+            caches[DEFAULT_CACHE_ALIAS].decr(self._taken)
+        except ValueError:  # expired meanwhile: nothing to give back
+            pass
+        self._taken = None
+
+
 class UsernameThrottle(_Throttle):
     """Per username named in the body *and* address: slows guessing one account's password from
     one address, and never locks the owner out from another (SPEC section 6): a stranger's tries

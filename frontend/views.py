@@ -20,6 +20,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.limits import signup_limit_words
 from common.errors import ApplicationError
 from games.api import player_of
 from games.replay import replay_game
@@ -222,7 +223,7 @@ def login(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
-    return _page(request, "auth.html", "signup", "auth.js", mode="signup")
+    return _page(request, "auth.html", "signup", "auth.js", mode="signup", signup_limit=signup_limit_words())
 
 
 @require_safe

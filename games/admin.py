@@ -1,27 +1,165 @@
-"""Admin pages for games. The engine state (face-down cards) is never shown, nor today's daily code.
+"""Admin pages for games (SPEC section 5, "Staff review, never edit").
 
-Results are facts of play: a game's times, moves, score, status and ranking, and its move log,
-are read-only for everyone, staff included. Staff decide only on ranked wins held for review
-(approve or reject, recorded with who and when).
+Nothing here reveals a deal that is still a secret, to staff either: no code of an open day's
+deal (today's, a later day's, a spare's) in any list, search, filter, form or action, no engine
+state, and no move of an open day's game (its flips would spell out the deal). Lookups on
+``code`` and ``state`` are refused (``lookup_allowed``: a list filter given
+``code__startswith=…`` would otherwise count the matches, and so read a code letter by letter).
+
+Results are facts of play: games and move logs are read-only and cannot be deleted, staff
+included. Staff decide only on ranked wins held for review, and that needs the permission
+``games.review_game`` ("view" is not enough): in the review queue (:class:`HeldResultAdmin`: held
+results with their reasons, the accounts linked to them and their attempts of that day, a replay
+link) or with the game list's actions. :func:`games.review.ranked_win_decide` records who and when.
 """
 
-from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
-from django.utils import timezone
+from __future__ import annotations
 
-from .models import Game, IdempotencyRecord, MoveLog, ReviewChoices
-from .presenters import public_code
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+from uuid import UUID
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import BooleanField, Case, Exists, OuterRef, Q, QuerySet, Value, When
+from django.db.models.constants import LOOKUP_SEP
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from .competition.links import linked_users
+from .daily import utc_today
+from .models import DailyDeal, Game, HeldResult, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .review import ranked_win_decide
+
+#: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
+REVIEW_PERMISSION = "games.review_game"
+REVIEW_ACTIONS = frozenset({"approve_held", "reject_held"})
+HIDDEN_CODE = "(secret)"
+
+
+def secret_games(today: date) -> Q:
+    """The games whose code is still a secret on ``today``: of a daily deal whose day is not over,
+    or with the code of a deal not published yet (today's, a later day's, a spare's)."""
+    unpublished = DailyDeal.objects.filter(Q(date__gte=today) | Q(date__isnull=True), code=OuterRef("code"))
+    return Q(daily__gte=today) | Q(Exists(unpublished))
+
+
+def median_gaps_ms(game_ids: Iterable[Any]) -> dict[Any, float | None]:
+    """Each game's pace: the median gap between consecutive entries of its move log (None: fewer
+    than two entries)."""
+    times: dict[Any, list[Any]] = defaultdict(list)
+    rows = MoveLog.objects.filter(game_id__in=list(game_ids)).order_by("game_id", "seq")
+    for game_id, at in rows.values_list("game_id", "created_at"):
+        times[game_id].append(at)
+    return {game_id: _median_gap(ts) for game_id, ts in times.items()}
+
+
+def _median_gap(times: list[Any]) -> float | None:
+    gaps = [(later - earlier).total_seconds() * 1000 for earlier, later in zip(times, times[1:], strict=False)]
+    return statistics.median(gaps) if gaps else None
+
+
+def _duration(ms: int | float | None) -> str:
+    if ms is None:
+        return "–"
+    seconds = ms / 1000
+    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+
+
+def _pace(ms: float | None) -> str:
+    return "–" if ms is None else f"{ms:.0f} ms median gap"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Facts of play: nobody adds, changes or deletes them here (and "Delete selected" is gone
+    with the delete permission); lookups on ``refused_lookups`` are refused (400)."""
+
+    refused_lookups: frozenset[str] = frozenset()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.refused_lookups:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+class _GamesAdmin(ReadOnlyAdmin):
+    """Games shown with their code only once it is no secret, and the review's two actions."""
+
+    refused_lookups = frozenset({"code", "state", "guest_session_key"})
+    actions = ["approve_held", "reject_held"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        today = utc_today()
+        secret = Case(When(secret_games(today), then=Value(True)), default=Value(False), output_field=BooleanField())
+        return super().get_queryset(request).select_related("owner").annotate(code_secret=secret)
+
+    @admin.display(description="code")
+    def shown_code(self, game: Game) -> str | SafeString:
+        if getattr(game, "code_secret", True):
+            return format_html('<span title="{}">{}</span>', "secret until its day is over", HIDDEN_CODE)
+        return game.code
+
+    def has_review_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm(REVIEW_PERMISSION))
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # The actions are offered only with the permission; a forged POST of one is refused (403),
+        # not just ignored as an action not on offer would be.
+        if request.method == "POST" and REVIEW_ACTIONS & set(request.POST.getlist("action")):
+            if not self.has_review_permission(request):
+                raise PermissionDenied
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Approve the held ranked wins (they go on the board)", permissions=["review"])
+    def approve_held(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self._decide(request, list(queryset.values_list("pk", flat=True)), approve=True)
+
+    @admin.action(description="Reject the held ranked wins (they never count)", permissions=["review"])
+    def reject_held(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self._decide(request, list(queryset.values_list("pk", flat=True)), approve=False)
+
+    def _decide(self, request: HttpRequest, selected: list[Any], *, approve: bool) -> None:
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        decided = ranked_win_decide(game_ids=selected, approve=approve, by=request.user)
+        verb = "approved" if approve else "rejected"
+        self.message_user(request, f"{len(decided)} held result(s) {verb}.", messages.SUCCESS)
+        if len(decided) < len(selected):
+            held = ReviewChoices.HELD.label
+            self.message_user(
+                request, f"{len(selected) - len(decided)} not {held!r}: left as they were.", messages.WARNING
+            )
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(_GamesAdmin):
     list_display = ["id", "owner", "rule", "shown_code", "daily", "ranked", "status", "review", "time_ms", "moves"]
     list_filter = ["review", "status", "rule", "ranked", "daily"]
     search_fields = ["id", "owner__username"]
-    exclude = ["state", "code", "guest_session_key"]
-    readonly_fields = [
+    # Never the code, the engine state (face-down cards) or a guest's session key.
+    fields = (
         "owner",
         "shown_code",
         "rule",
@@ -39,48 +177,169 @@ class GameAdmin(admin.ModelAdmin):
         "review_reason",
         "reviewed_by",
         "reviewed_at",
-    ]
-    actions = ["approve_held", "reject_held"]
+    )
+    readonly_fields = fields
 
-    @admin.display(description="code")
-    def shown_code(self, game: Game) -> str:
-        return public_code(game, timezone.now()) or "(today's daily deal)"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+@admin.register(HeldResult)
+class HeldResultAdmin(_GamesAdmin):
+    """The review queue: the held ranked wins, oldest first, each with why it is held, the accounts
+    linked to its account that day and their attempts (moves, pace, finished or not), and a replay
+    link (the replay opens to staff once the day is over: before, it would show the secret deal)."""
 
-    @admin.action(description="Approve the held ranked wins (they go on the board)")
-    def approve_held(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._decide(request, queryset, approve=True)
+    list_display = ["id", "owner", "daily", "won_in", "moves", "review_reason", "linked_accounts", "replay"]
+    list_filter = ["daily"]
+    search_fields = ["owner__username"]
+    ordering = ["finished_at"]
+    list_per_page = 50
+    fields = (
+        "owner",
+        "daily",
+        "won_in",
+        "moves",
+        "finished_at",
+        "review_reason",
+        "pace",
+        "replay",
+        "linked_attempts",
+    )
+    readonly_fields = fields
+    change_form_template = "admin/games/heldresult/change_form.html"
 
-    @admin.action(description="Reject the held ranked wins (they never count)")
-    def reject_held(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._decide(request, queryset, approve=False)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).filter(review=ReviewChoices.HELD)
 
-    def _decide(self, request: HttpRequest, queryset: QuerySet[Game], *, approve: bool) -> None:
-        selected = list(queryset.values_list("pk", flat=True))
-        decided = ranked_win_decide(game_ids=selected, approve=approve, by=request.user)
-        verb = "approved" if approve else "rejected"
-        self.message_user(request, f"{len(decided)} held result(s) {verb}.", messages.SUCCESS)
-        if len(decided) < len(selected):
-            held = ReviewChoices.HELD.label
-            self.message_user(
-                request, f"{len(selected) - len(decided)} not {held!r}: left as they were.", messages.WARNING
-            )
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.has_perm("games.view_game")) or self.has_review_permission(request)
+
+    def get_urls(self) -> list[URLPattern]:
+        decide = path(
+            "<path:object_id>/decide/", self.admin_site.admin_view(self.decide_view), name="games_heldresult_decide"
+        )
+        return [decide, *super().get_urls()]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        extra = {**(extra_context or {}), "has_review_permission": self.has_review_permission(request)}
+        return super().change_view(request, object_id, form_url, extra)
+
+    def decide_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Approve or reject one held result (POST ``decision``): 403 without the permission."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        decision = request.POST.get("decision")
+        if decision not in ("approve", "reject"):
+            return HttpResponseBadRequest("decision: approve or reject")
+        try:
+            game_id = UUID(object_id)
+        except ValueError:
+            raise Http404 from None
+        self._decide(request, [game_id], approve=decision == "approve")
+        return HttpResponseRedirect(reverse("admin:games_heldresult_changelist"))
+
+    @admin.display(description="won in", ordering="time_ms")
+    def won_in(self, game: Game) -> str:
+        return _duration(game.time_ms)
+
+    @admin.display(description="pace")
+    def pace(self, game: Game) -> str:
+        return _pace(median_gaps_ms([game.pk]).get(game.pk))
+
+    @admin.display(description="replay")
+    def replay(self, game: Game) -> str | SafeString:
+        return _replay_link(game)
+
+    @admin.display(description="linked accounts")
+    def linked_accounts(self, game: Game) -> str:
+        attempts = _linked_attempts(game)
+        names = sorted({attempt.owner.get_username() for attempt in attempts if attempt.owner is not None})
+        return ", ".join(names) or "–"
+
+    @admin.display(description="linked accounts' attempts that day")
+    def linked_attempts(self, game: Game) -> str | SafeString:
+        attempts = _linked_attempts(game)
+        if not attempts:
+            return "none: no other account shares a device or network with this one that day"
+        paces = median_gaps_ms(attempt.pk for attempt in attempts)
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    attempt.owner.get_username() if attempt.owner is not None else "–",
+                    f"{attempt.created_at:%H:%M:%S} UTC",
+                    "ranked" if attempt.ranked else "practice",
+                    attempt.moves,
+                    _pace(paces.get(attempt.pk)),
+                    _finished(attempt),
+                    _replay_link(attempt),
+                )
+                for attempt in attempts
+            ),
+        )
+        head = "".join(
+            f"<th>{name}</th>" for name in ("account", "started", "attempt", "moves", "pace", "finished", "replay")
+        )
+        return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", SafeString(head), rows)
+
+
+def _linked_attempts(game: Game) -> list[Game]:
+    """The attempts at ``game``'s deal of that day by the accounts linked to its account."""
+    others = linked_users(game=game, before_own_start=False)
+    if not others or game.daily is None:
+        return []
+    return list(
+        Game.objects.filter(owner_id__in=others, daily=game.daily)
+        .select_related("owner")
+        .order_by("owner__username", "created_at")
+    )
+
+
+def _finished(game: Game) -> str:
+    if game.status == StatusChoices.WON and game.finished_at is not None:
+        return f"won at {game.finished_at:%H:%M:%S} UTC in {_duration(game.time_ms)}"
+    if game.closed_at is not None:
+        return "not finished: closed at the day's end"
+    return "not finished"
+
+
+def _replay_link(game: Game) -> str | SafeString:
+    if game.daily is not None and game.daily >= utc_today(timezone.now()):
+        return format_html('<span title="{}">after 00:00 UTC</span>', "before, the replay would show the secret deal")
+    return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
 
 
 @admin.register(MoveLog)
-class MoveLogAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "move", "points", "flipped", "created_at"]
-    raw_id_fields = ["game"]
-    readonly_fields = ["game", "seq", "move", "points", "flipped", "created_at"]
+class MoveLogAdmin(ReadOnlyAdmin):
+    """The move logs of games whose deal is no secret any more (an open day's log would spell out
+    the deal as its cards are flipped)."""
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    list_display = ["game", "seq", "move", "points", "flipped", "created_at"]
+    list_select_related = ["game"]
+    fields = ("game", "seq", "move", "points", "flipped", "created_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        secret = Game.objects.filter(secret_games(utc_today()))
+        return super().get_queryset(request).exclude(game__in=secret)
 
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ["scope", "key", "game", "response_status", "created_at"]
     exclude = ["response_body"]
-    raw_id_fields = ["game"]
+    readonly_fields = ["scope", "key", "game", "fingerprint", "response_status", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] == "response_body":
+            return False
+        return super().lookup_allowed(lookup, value, request)

@@ -81,6 +81,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Staff decide on held results with this permission, not with "change" (SPEC section 5,
+        # "Staff review, never edit"; games/admin.py).
+        permissions = [("review_game", "Can approve or reject ranked wins held for review")]
         indexes = [
             models.Index(fields=["owner", "-created_at"], name="game_owner_recent"),
             models.Index(fields=["guest_session_key", "-created_at"], name="game_guest_recent"),
@@ -117,6 +120,15 @@ class Game(models.Model):
         if not self.ranked or self.closed_at is not None or self.daily is None:
             return False
         return self.status == StatusChoices.WON or not clock.is_over(self.daily, now)
+
+
+class HeldResult(Game):
+    """The admin's review queue: the won ranked attempts held for review (``games/admin.py``)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "held result"
+        verbose_name_plural = "held results (the review queue)"
 
 
 class DailyDeal(models.Model):

@@ -3,8 +3,9 @@ saw it (face-down cards are ``"XX"`` until they are turned up, also for today's 
 with the solver's post-mortem (:mod:`games.postmortem`) and the par.
 
 Who may watch: the game's player (an account, or the guest's session) at any time; anyone the
-top 10 counted ranked games of a day once that day is over. Anyone else gets ``not_found`` (as
-for a game that does not exist).
+top 10 counted ranked games of a day once that day is over; staff (``games.view_game``) any daily
+game of a day that is over (the admin's review queue links to them). Anyone else gets
+``not_found`` (as for a game that does not exist).
 """
 
 from __future__ import annotations
@@ -67,9 +68,18 @@ def replay_game(*, game_id: UUID, player: Player, now: datetime) -> tuple[Game, 
         raise ApplicationError(ErrorCode.NOT_FOUND)
     if Game.objects.filter(player.owns(), pk=game.pk).exists():
         return game, True
-    if _in_public_top(game, now):
+    if _in_public_top(game, now) or _staff_review_may_watch(game, player, now):
         return game, False
     raise ApplicationError(ErrorCode.NOT_FOUND)
+
+
+def _staff_review_may_watch(game: Game, player: Player, now: datetime) -> bool:
+    """Staff who see games in the admin (``games.view_game``) may watch any daily game of a day that
+    is over (the review queue links to it); never of an open day, whose deal is still a secret."""
+    user = player.user
+    if user is None or not user.is_staff or game.daily is None or game.daily >= utc_today(now):
+        return False
+    return bool(user.has_perm("games.view_game"))
 
 
 def _par(game: Game, postmortem: GamePostMortem | None, now: datetime) -> int | None:

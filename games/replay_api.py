@@ -79,7 +79,8 @@ class GameReplayApi(ApiView):
         operation_id="games_replay",
         summary="A game's replay: the deal, every position as the player saw it, the post-mortem and the par",
         description="Your own games at any time; anyone's among the top 10 counted ranked games of a day "
-        "once that day is over (else 404). Face-down cards stay `XX` until they are turned up.",
+        "once that day is over; staff's (`games.view_game`) any daily game once its day is over (else 404). "
+        "Face-down cards stay `XX` until they are turned up.",
         responses={200: ReplaySerializer, **{code: OpenApiResponse(ErrorSerializer) for code in (404, 409)}},
     )
     def get(self, request: Request, game_id: UUID) -> Response:

@@ -29,9 +29,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 # The browser logs every 4xx answer; these are API refusals the page shows in its own words
-# (and 503 daily_not_ready: today's deal is being prepared, the page says so and asks again).
+# (and 503 daily_not_ready: today's deal is being prepared, the page says so and asks again; 429
+# signup_limit: the sign-up page says the limit).
 EXPECTED_REFUSAL = re.compile(
-    r"Failed to load resource: the server responded with a status of (400|401|403|404|409|422|503)"
+    r"Failed to load resource: the server responded with a status of (400|401|403|404|409|422|429|503)"
 )
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
