@@ -15,7 +15,6 @@ link) or with the game list's actions. :func:`games.review.ranked_win_decide` re
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
@@ -40,6 +39,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from .competition.links import linked_users
+from .competition.suspects import Pace
 from .daily import utc_today
 from .models import DailyDeal, Game, HeldResult, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .review import ranked_win_decide
@@ -68,8 +68,7 @@ def median_gaps_ms(game_ids: Iterable[Any]) -> dict[Any, float | None]:
 
 
 def _median_gap(times: list[Any]) -> float | None:
-    gaps = [(later - earlier).total_seconds() * 1000 for earlier, later in zip(times, times[1:], strict=False)]
-    return statistics.median(gaps) if gaps else None
+    return Pace.of(times).median_gap_ms if len(times) > 1 else None
 
 
 def _duration(ms: int | float | None) -> str:

@@ -36,7 +36,7 @@ class ReviewChoices(models.TextChoices):
     NONE = "", "not a ranked win"
     PENDING = "pending", "pending: being replayed and checked"
     VERIFIED = "verified", "verified: the log reproduces the game, in a human's time"
-    HELD = "held", "held for review: faster than a human"
+    HELD = "held", "held for review (the reasons are with it)"
     APPROVED = "approved", "approved by staff"
     REJECTED = "rejected", "rejected by staff"
     INVALID = "invalid", "invalid: the move log does not reproduce the game"

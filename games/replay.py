@@ -77,7 +77,7 @@ def _staff_review_may_watch(game: Game, player: Player, now: datetime) -> bool:
     """Staff who see games in the admin (``games.view_game``) may watch any daily game of a day that
     is over (the review queue links to it); never of an open day, whose deal is still a secret."""
     user = player.user
-    if user is None or not user.is_staff or game.daily is None or game.daily >= utc_today(now):
+    if user is None or not user.is_staff or game.daily is None or game.daily >= clock.today(now):
         return False
     return bool(user.has_perm("games.view_game"))
 
