@@ -130,6 +130,11 @@ class ErrorCode(StrEnum):
             "Invalid username: use 1 to 150 characters from the letters A–Z and a–z, the digits 0–9 and _ - .",
         ),
     )
+    WRONG_PASSWORD = (
+        "wrong_password",
+        400,
+        pgettext_lazy("wrong_password", "The password is wrong: nothing was changed."),
+    )
     WEAK_PASSWORD = "weak_password", 400, pgettext_lazy("weak_password", "The password is too weak: {reason}")
     NOT_AUTHENTICATED = "not_authenticated", 401, pgettext_lazy("not_authenticated", "Please log in.")
     AUTHENTICATION_FAILED = (

@@ -37,7 +37,8 @@ def ranked_win_review(*, game_id: UUID | str) -> str | None:
     entries = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("seq", "move", "created_at"))
     review, reason = _verdict(game, entries)
     Game.objects.filter(pk=game.pk, review=ReviewChoices.PENDING).update(review=review, review_reason=reason)
-    return Game.objects.values_list("review", flat=True).get(pk=game.pk)
+    # (None if the game went meanwhile: its account was deleted)
+    return Game.objects.filter(pk=game.pk).values_list("review", flat=True).first()
 
 
 def ranked_win_decide(*, game_ids: list[Any], approve: bool, by: Any, now: datetime | None = None) -> list[str]:

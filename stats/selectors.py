@@ -19,6 +19,7 @@ from django.db.models import BooleanField, Count, Q, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from accounts.services import username_stored
 from common.errors import ApplicationError, ErrorCode
 from games.daily import utc_today
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
@@ -37,7 +38,7 @@ PLAYED = Q(moves__gt=0)
 @dataclass(frozen=True, slots=True)
 class BoardEntry:
     rank: int
-    username: str
+    username: str | None  # None: the account was deleted (its result still counts)
     time_ms: int
     moves: int
     score: int
@@ -143,8 +144,9 @@ def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) ->
 
 
 def user_by_username(*, username: str) -> Any:
-    """The active account called ``username``; ``not_found`` (404) otherwise."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    """The active account called ``username`` in any case (and NFKC form, as at login);
+    ``not_found`` (404) otherwise."""
+    user = get_user_model().objects.filter(username=username_stored(username), is_active=True).first()
     if user is None:
         raise ApplicationError(ErrorCode.NOT_FOUND)
     return user

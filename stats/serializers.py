@@ -47,7 +47,11 @@ class DailyDealSerializer(serializers.Serializer):
 
 class BoardEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField(min_value=1, help_text="Equal time, moves and finish time share a rank.")
-    username = serializers.CharField()
+    username = serializers.CharField(
+        allow_null=True,
+        help_text="The player (their profile: `/players/{username}`); null for an account that was deleted "
+        "(its result still counts, shown as a deleted player).",
+    )
     time_ms = serializers.IntegerField(min_value=0, help_text="Server time from the start to the win.")
     moves = serializers.IntegerField(min_value=0)
     score = serializers.IntegerField(min_value=0)
