@@ -194,11 +194,36 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
     overall = _RuleFigures.combine(list(rules.values()))
     return {
         "username": user.get_username(),
+        "member_since": user.date_joined,
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
         "daily": _daily_figures(user=user, today=today),
         "history": _history(user=user, size=history),
+        "recent_daily": _recent_daily(user=user, today=today),
     }
+
+
+#: Daily results a profile lists, newest first.
+RECENT_DAILY = 10
+
+
+def _recent_daily(*, user: Any, today: date) -> list[dict[str, Any]]:
+    """The account's last daily results with their ranks (stored once the day is over, else
+    counted now): a few indexed reads through ``(user, day)``."""
+    rows = (
+        DailyResult.objects.filter(user=user).order_by("-day").values("day", "time_ms", "moves", "finished_at", "rank")
+    )
+    return [
+        {
+            "day": row["day"],
+            "rank": row["rank"]
+            if row["rank"] is not None and row["day"] < today
+            else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"]),
+            "time_ms": row["time_ms"],
+            "moves": row["moves"],
+        }
+        for row in rows[:RECENT_DAILY]
+    ]
 
 
 @dataclass(slots=True)
