@@ -14,6 +14,7 @@ from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
+from common.schema import BodyOnDeleteSchema
 from common.serializers import ErrorSerializer
 from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
@@ -176,6 +177,8 @@ class MeApi(ApiView):
     (and the session's settings), so that a guest's every page does not log a failed request.
     A token that is wrong, revoked or of a deactivated account still gets 401.
     ``DELETE`` deletes the account (its password asked again)."""
+
+    schema = BodyOnDeleteSchema()
 
     def get_throttles(self) -> list[BaseThrottle]:
         return throttles("auth", "auth_ip") if self.request.method == "DELETE" else []

@@ -125,6 +125,27 @@ def test_a_move_after_the_session_ended_says_so_and_leads_back_to_the_game(
     page.wait_for_function("document.getElementById('stat-moves').textContent === '1'")
 
 
+def test_opening_the_game_again_after_the_session_ended_says_so_too(new_page: Any):
+    factories.user(username="Otto")
+    page = new_page(viewport=PHONE, locale="en-US")
+    log_in(page, "Otto", next_path="/")
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.locator("#account .who:not(.guest)").wait_for(state="attached")
+    game_url = page.url
+
+    _end_sessions_of("Otto")
+    page.reload()
+
+    page.locator("#signed-out").wait_for()
+    assert page.locator("#game-lost-text").inner_text() == "You were signed out — sign in to go on with this game."
+    page.locator("#signed-out a").click()
+    page.fill("#username", "Otto")
+    page.fill("#password", factories.PASSWORD)
+    page.locator("#auth-form button[type=submit]").click()
+    page.wait_for_url(game_url)
+    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+
+
 def test_a_move_by_a_guest_never_says_signed_out(page: Any):
     """A guest's refused write is no ended session: the page does not claim one."""
     other = factories.game(owner=factories.user(username="Someone"))

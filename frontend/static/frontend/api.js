@@ -149,6 +149,19 @@ function knownGuest() {
   }
 }
 
+function lastKnownUser() {
+  try {
+    return localStorage.getItem(USER_HINT) || "";
+  } catch (err) {
+    return "";
+  }
+}
+
+// This browser was logged in when it was last here, and the server sees a guest now: the session
+// ended meanwhile (expired, or ended elsewhere). Only this browser's own knowledge.
+let signedOutMeanwhile = false;
+export const sessionEndedSinceLastVisit = () => currentUser().then(() => signedOutMeanwhile);
+
 let mePromise = null;
 /** The logged-in player (auth/me), or null for a guest; asked at most once per page. */
 export function currentUser() {
@@ -158,6 +171,7 @@ export function currentUser() {
       : auth.me().then(
           (me) => {
             const user = me && me.authenticated ? me : null; // a guest: 200, authenticated false
+            if (!user && lastKnownUser()) signedOutMeanwhile = true;
             rememberLogin(user && user.username);
             return user;
           },

@@ -8,14 +8,14 @@ export async function initNav() {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page");
   }
   const box = document.getElementById("account");
-  const user = await currentUser();
-  renderAccount(box, user, page);
   // A write found the session ended (api.js): the header shows a guest, and a lasting word says
   // how to go on, with a way back here after signing in.
   window.addEventListener("yukon:signed-out", () => {
     renderAccount(box, null, page);
     showSignedOut();
   });
+  const user = await currentUser();
+  if (!document.getElementById("signed-out")) renderAccount(box, user, page);
   return user;
 }
 
