@@ -231,3 +231,28 @@ def test_login_and_signup_for_a_logged_in_player_offer_to_go_on_or_log_out(new_p
     page.click("#signed-in-logout")
     page.locator("#auth-form").wait_for()
     page.locator("#account .who.guest").wait_for(state="attached")
+
+
+@pytest.mark.parametrize("viewport", DEVICES)
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_new_pages_have_no_wcag_violation(new_page: Any, viewport: Any, locale: str):
+    from tests.frontend.test_axe import violations
+
+    day = utc_today() - timedelta(days=1)
+    deal(day, code="YU1-C-AAAAAAB")
+    won_ranked_game(owner=factories.user(username="Mara"), day=day, time_ms=150_000, moves=95)
+    stats_services.daily_board_rebuild(day=day)
+    factories.user(username="Vera")
+    page = new_page(locale=locale, viewport=viewport)
+    found: list[str] = []
+    page.goto("/players/mara", wait_until="networkidle")
+    page.wait_for_selector("body[data-player-ready]")
+    found += violations(page, "profile")
+    page.goto("/players/nobody", wait_until="networkidle")
+    found += violations(page, "profile 404")
+    log_in(page, "Vera")
+    for path in ("/account/delete", "/login", "/signup", "/?account=deleted"):
+        page.goto(path, wait_until="networkidle")
+        found += violations(page, path)
+
+    assert found == []
