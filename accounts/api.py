@@ -16,6 +16,7 @@ from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
+from common.schema import BodyOnDeleteSchema
 from common.serializers import ErrorSerializer
 from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
@@ -28,6 +29,7 @@ from .serializers import (
     CredentialsSerializer,
     MeSerializer,
     NewApiTokenSerializer,
+    PasswordConfirmSerializer,
     PlayerSettingsSerializer,
     TokenCreateSerializer,
 )
@@ -193,7 +195,34 @@ class TokenApi(ApiView):
 class MeApi(ApiView):
     """Who is playing. A guest is a normal state, not an error: 200 with ``authenticated: false``
     (and the session's settings), so that a guest's every page does not log a failed request.
-    A token that is wrong, revoked or of a deactivated account still gets 401."""
+    A token that is wrong, revoked or of a deactivated account still gets 401.
+    ``DELETE`` deletes the account (its password asked again)."""
+
+    schema = BodyOnDeleteSchema()
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("auth", "auth_ip") if self.request.method == "DELETE" else []
+
+    @extend_schema(
+        operation_id="auth_me_destroy",
+        summary="Delete your account (its password asked again)",
+        description="The account, its sessions (every one: it is logged out everywhere), API tokens, games "
+        "with their move logs, bests, statistics and fair-play records go, in one transaction. Its daily "
+        "board results stay counted, shown without a name (`username` null on the board), so no other "
+        "player's rank changes. A wrong or missing password: 400 `wrong_password` / `bad_request`, and "
+        "nothing changes.",
+        request=PasswordConfirmSerializer,
+        responses={204: None, **_errors(400, 401, 429)},
+    )
+    def delete(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise ApplicationError(ErrorCode.NOT_AUTHENTICATED)
+        serializer = PasswordConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.account_delete(user=request.user, password=serializer.validated_data["password"])
+        if request._request.user.is_authenticated:  # the session's login: it ends here too
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         operation_id="auth_me",

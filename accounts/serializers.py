@@ -10,6 +10,15 @@ class CredentialsSerializer(serializers.Serializer):
     password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
 
 
+class PasswordConfirmSerializer(serializers.Serializer):
+    password = StrictCharField(
+        max_length=1024,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="The account's password, asked again.",
+    )
+
+
 class AuthTokenSerializer(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField(

@@ -10,14 +10,22 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.contrib.auth import get_user_model
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
+from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
+from common.sessions import SessionStore
+from games.models import DailyStartLink, Game, IdempotencyRecord
 from games.services import games_claim_guest
+from stats.services import daily_players_recount, daily_results_detach
 
 from .models import SETTING_DEFAULTS, ApiToken, Profile, token_hash
 
@@ -158,3 +166,54 @@ def _profile_of(user: Any, *, lock: bool = False) -> Profile:
 
 def _clean_settings(values: Mapping[str, Any]) -> dict[str, bool]:
     return {name: bool(values[name]) for name in SETTING_DEFAULTS if name in values}
+
+
+def account_delete(*, user: Any, password: str) -> None:
+    """Delete ``user``'s account (its password asked again: ``wrong_password`` otherwise, and
+    nothing changes): the account, its profile, sessions, API tokens, games with their move logs,
+    post-mortems and idempotency records, bests, fair-play links and the admin's log about it go,
+    in one transaction. Its daily results stay on their boards without a name ("deleted player"),
+    so no other player's rank changes; the players of the days it played are recounted (a result
+    that stays still counts its player, an attempt not won goes with its game).
+
+    The account's games are locked first: a stats or post-mortem task that holds one commits
+    before the rows are collected, and one that comes later finds no game and writes nothing.
+    """
+    if not password or not user.check_password(password):
+        raise ApplicationError(ErrorCode.WRONG_PASSWORD)
+    User = get_user_model()
+    with transaction.atomic():
+        game_ids = list(Game.objects.select_for_update().filter(owner=user).order_by("pk").values_list("pk", flat=True))
+        User.objects.select_for_update().filter(pk=user.pk).exists()  # (no login meanwhile)
+        days = daily_results_detach(user_id=user.pk)
+        session_keys = account_session_keys(user_id=user.pk)
+        Session.objects.filter(session_key__in=session_keys).delete()
+        IdempotencyRecord.objects.filter(scope=f"user:{user.pk}").delete()
+        DailyStartLink.objects.filter(user=user).delete()
+        LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)).delete()
+        ApiToken.objects.filter(user=user).delete()  # each revoked in the token cache too (a signal)
+        ranked_days = {
+            day for day in Game.objects.filter(pk__in=game_ids, ranked=True).values_list("daily", flat=True) if day
+        }
+        user.delete()  # and with it (CASCADE) the games, move logs, bests, profile
+        for day in sorted(ranked_days | set(days)):
+            daily_players_recount(day=day)
+        # The cached copies of its sessions (a cache-backed store): gone once the deletion holds.
+        store = caches[django_settings.SESSION_CACHE_ALIAS]
+        cached = [SessionStore.cache_key_prefix + key for key in session_keys]
+        transaction.on_commit(lambda: store.delete_many(cached))
+
+
+def account_session_keys(*, user_id: int) -> list[str]:
+    """The keys of the unexpired sessions logged in to ``user_id``. Sessions name their account
+    only inside their (signed) data, so each is decoded: a scan of every live session, guests'
+    too (measured 0.26 ms a session on the shared development machine: 26 s per 100,000). That is
+    a stopgap: with an index of each account's signed-in sessions (the account page's list, issue
+    26) the deletion ends exactly those and this scan goes."""
+    store = SessionStore()
+    keys: list[str] = []
+    rows = Session.objects.filter(expire_date__gt=timezone.now()).values_list("session_key", "session_data")
+    for key, data in rows.iterator(chunk_size=2000):
+        if str(store.decode(data).get(SESSION_KEY)) == str(user_id):
+            keys.append(key)
+    return keys

@@ -138,6 +138,11 @@ class ErrorCode(StrEnum):
             "No more accounts can be created from your network address until {until} UTC. {limit}",
         ),
     )
+    WRONG_PASSWORD = (
+        "wrong_password",
+        400,
+        pgettext_lazy("wrong_password", "The password is wrong: nothing was changed."),
+    )
     WEAK_PASSWORD = "weak_password", 400, pgettext_lazy("weak_password", "The password is too weak: {reason}")
     NOT_AUTHENTICATED = "not_authenticated", 401, pgettext_lazy("not_authenticated", "Please log in.")
     AUTHENTICATION_FAILED = (

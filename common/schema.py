@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.openapi import AutoSchema
+
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 UNSAFE_METHODS = ("post", "put", "patch", "delete")
 
@@ -90,6 +92,7 @@ BODY_EXAMPLES: dict[str, Any] = {
     "PlayerSettings": {"double_click": True, "drop_hints": True, "interactive_rules": True, "auto_drop": False},
     "PatchedPlayerSettings": {"auto_drop": True},
     "TokenCreate": {"name": "my bot"},
+    "PasswordConfirm": {"password": "Klondike-1896"},
 }
 PARAMETER_EXAMPLES: dict[str, Any] = {
     "day": "2026-11-30",
@@ -156,3 +159,17 @@ def add_examples(result: dict[str, Any], generator: Any, request: Any, public: b
             if parameter.get("name") in PARAMETER_EXAMPLES:
                 parameter.setdefault("example", PARAMETER_EXAMPLES[parameter["name"]])
     return result
+
+
+class BodyOnDeleteSchema(AutoSchema):
+    """drf-spectacular documents a request body for POST, PUT and PATCH only; ``DELETE auth/me``
+    takes one (the password asked again), so its view documents it with this schema class."""
+
+    def _get_request_body(self, direction: str = "request") -> Any:
+        if self.method != "DELETE":
+            return super()._get_request_body(direction)
+        self.method = "POST"  # (the method is all that check reads)
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"

@@ -12,5 +12,7 @@ urlpatterns = [
     path("replay/<uuid:game_id>", views.replay, name="replay"),
     path("login", views.login, name="login"),
     path("signup", views.signup, name="signup"),
+    path("players/<str:username>", views.player, name="player"),
+    path("account/delete", views.account_delete, name="account-delete"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

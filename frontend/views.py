@@ -10,10 +10,12 @@ import hashlib
 from uuid import UUID
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.gzip import gzip_page
@@ -24,6 +26,7 @@ from accounts.limits import signup_limit_words
 from common.errors import ApplicationError
 from games.api import player_of
 from games.replay import replay_game
+from stats.selectors import user_by_username
 
 #: The settings dialog: (API field, label, help), SPEC section 3 order, then the display choice.
 SETTINGS_FIELDS = [
@@ -116,6 +119,24 @@ PAGES = {
             "description.login", "Log in to Yukon Solitaire to keep your statistics and play the ranked daily deal."
         ),
     ),
+    "player": (
+        pgettext_lazy("title.player", "{name} – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.player",
+            "{name} plays Yukon Solitaire: personal bests per rule, daily streaks and recent daily results.",
+        ),
+    ),
+    "player-missing": (
+        pgettext_lazy("title.player.missing", "No such player – Yukon Solitaire"),
+        pgettext_lazy("description.player.missing", "There is no Yukon Solitaire player of this name."),
+    ),
+    "account-delete": (
+        pgettext_lazy("title.account.delete", "Delete your account – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.account.delete",
+            "Delete your Yukon Solitaire account: what goes, what stays on the leaderboards.",
+        ),
+    ),
     "signup": (
         pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
         pgettext_lazy(
@@ -136,6 +157,8 @@ MODULES = {
     "auth.js": ["i18n", "strings", "api", "nav"],
     "games.js": ["i18n", "strings", "api", "nav"],
     "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
+    "player.js": ["i18n", "strings", "api", "nav"],
+    "account_delete.js": ["i18n", "strings", "api", "nav"],
 }
 
 
@@ -149,8 +172,17 @@ def catalog_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def _page(request: HttpRequest, template: str, page: str, script: str, **context: object) -> HttpResponse:
-    title, description = PAGES[page]
+def _page(
+    request: HttpRequest,
+    template: str,
+    page: str,
+    script: str,
+    *,
+    name: str = "",
+    status: int = 200,
+    **context: object,
+) -> HttpResponse:
+    title, description = (str(text).format(name=name) for text in PAGES[page])
     return render(
         request,
         f"frontend/{template}",
@@ -164,6 +196,7 @@ def _page(request: HttpRequest, template: str, page: str, script: str, **context
             "catalog_version": catalog_version(),
             **context,
         },
+        status=status,
     )
 
 
@@ -187,7 +220,8 @@ def js_catalog(request: HttpRequest, lang: str) -> HttpResponseBase:
 @require_safe
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    return _page(request, "play.html", "play", "play.js")
+    """The table; ``?account=deleted`` (where deleting an account leads) says that it was."""
+    return _page(request, "play.html", "play", "play.js", account_deleted=request.GET.get("account") == "deleted")
 
 
 @require_safe
@@ -214,16 +248,56 @@ def stats(request: HttpRequest) -> HttpResponse:
     return _page(request, "stats.html", "stats", "stats.js")
 
 
+def _next_page(request: HttpRequest) -> str:
+    """Where ?next= leads, if it is a page of this site; else the table."""
+    target = request.GET.get("next") or "/"
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return "/"
+
+
 @require_safe
 @ensure_csrf_cookie
 def login(request: HttpRequest) -> HttpResponse:
-    return _page(request, "auth.html", "login", "auth.js", mode="login")
+    """The login form; a logged-in player is told so and may go on (to ?next=) or log out."""
+    return _page(request, "auth.html", "login", "auth.js", mode="login", next_page=_next_page(request))
 
 
 @require_safe
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
-    return _page(request, "auth.html", "signup", "auth.js", mode="signup", signup_limit=signup_limit_words())
+    return _page(
+        request,
+        "auth.html",
+        "signup",
+        "auth.js",
+        mode="signup",
+        signup_limit=signup_limit_words(),
+        next_page=_next_page(request),
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public profile (``player.js`` asks ``GET players/{name}/stats``), the name
+    taken in any case; an unknown or deleted name gets the page's own 404, in the site's look."""
+    try:
+        account = user_by_username(username=username)
+    except ApplicationError:
+        return _page(request, "player.html", "player-missing", "player.js", status=404, missing=True)
+    name = account.get_username()
+    return _page(request, "player.html", "player", "player.js", name=name, player_name=name)
+
+
+@require_safe
+@ensure_csrf_cookie
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """Deleting one's account (``DELETE auth/me`` with the password asked again); a guest is
+    sent to log in first."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url="/login")
+    return _page(request, "account_delete.html", "account-delete", "account_delete.js")
 
 
 @require_safe

@@ -269,6 +269,9 @@ def postmortem_record(*, game_id: UUID | str, now: datetime | None = None) -> Ga
         "created_at": now,
     }
     with transaction.atomic():
+        # The game row locked first: if its account was deleted during the analysis, nothing is written.
+        if not Game.objects.select_for_update().filter(pk=game.pk).exists():
+            return None
         row, _ = GamePostMortem.objects.update_or_create(game_id=game.pk, defaults=values)
     return row
 

@@ -40,11 +40,22 @@ class DailyResult(models.Model):
 
     ``rank`` is stored by the periodic rebuild once the day is over (then ranks hardly change);
     until then a rank is counted from the index when asked for.
+
+    A deleted account's results stay, without ``user`` and ``game`` ("deleted player" on the
+    board): taking them off would change the other players' ranks. Only the rows with a game are
+    rebuilt from the games (``stats.services.daily_board_rebuild``).
     """
 
     day = models.DateField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_results")
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_result")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="daily_results",
+        help_text="Null: the account was deleted (the result still counts).",
+    )
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="daily_result")
     time_ms = models.PositiveBigIntegerField()
     moves = models.PositiveIntegerField()
     score = models.PositiveIntegerField()

@@ -19,6 +19,7 @@ from django.db.models import BooleanField, Count, Q, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from accounts.services import username_stored
 from common.errors import ApplicationError, ErrorCode
 from games.competition import clock
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
@@ -37,7 +38,7 @@ PLAYED = Q(moves__gt=0)
 @dataclass(frozen=True, slots=True)
 class BoardEntry:
     rank: int
-    username: str
+    username: str | None  # None: the account was deleted (its result still counts)
     time_ms: int
     moves: int
     score: int
@@ -143,8 +144,9 @@ def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) ->
 
 
 def user_by_username(*, username: str) -> Any:
-    """The active account called ``username``; ``not_found`` (404) otherwise."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    """The active account called ``username`` in any case (and NFKC form, as at login);
+    ``not_found`` (404) otherwise."""
+    user = get_user_model().objects.filter(username=username_stored(username), is_active=True).first()
     if user is None:
         raise ApplicationError(ErrorCode.NOT_FOUND)
     return user
@@ -192,11 +194,36 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
     overall = _RuleFigures.combine(list(rules.values()))
     return {
         "username": user.get_username(),
+        "member_since": user.date_joined,
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
         "daily": _daily_figures(user=user, today=today),
         "history": _history(user=user, size=history),
+        "recent_daily": _recent_daily(user=user, today=today),
     }
+
+
+#: Daily results a profile lists, newest first.
+RECENT_DAILY = 10
+
+
+def _recent_daily(*, user: Any, today: date) -> list[dict[str, Any]]:
+    """The account's last daily results with their ranks (stored once the day is over, else
+    counted now): a few indexed reads through ``(user, day)``."""
+    rows = (
+        DailyResult.objects.filter(user=user).order_by("-day").values("day", "time_ms", "moves", "finished_at", "rank")
+    )
+    return [
+        {
+            "day": row["day"],
+            "rank": row["rank"]
+            if row["rank"] is not None and row["day"] < today
+            else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"]),
+            "time_ms": row["time_ms"],
+            "moves": row["moves"],
+        }
+        for row in rows[:RECENT_DAILY]
+    ]
 
 
 @dataclass(slots=True)

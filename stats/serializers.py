@@ -47,7 +47,11 @@ class DailyDealSerializer(serializers.Serializer):
 
 class BoardEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField(min_value=1, help_text="Equal time, moves and finish time share a rank.")
-    username = serializers.CharField()
+    username = serializers.CharField(
+        allow_null=True,
+        help_text="The player (their profile: `/players/{username}`); null for an account that was deleted "
+        "(its result still counts, shown as a deleted player).",
+    )
     time_ms = serializers.IntegerField(min_value=0, help_text="Server time from the start to the win.")
     moves = serializers.IntegerField(min_value=0)
     score = serializers.IntegerField(min_value=0)
@@ -122,13 +126,24 @@ class HistoryEntrySerializer(serializers.Serializer):
     score = serializers.IntegerField(min_value=0)
 
 
+class RecentDailySerializer(serializers.Serializer):
+    day = serializers.DateField(help_text="The daily deal's date (its board: `leaderboards/daily/{day}`).")
+    rank = serializers.IntegerField(min_value=1, help_text="The rank on that day's board (today's: so far).")
+    time_ms = serializers.IntegerField(min_value=0)
+    moves = serializers.IntegerField(min_value=0)
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     """A player's statistics (no game codes)."""
 
-    username = serializers.CharField()
+    username = serializers.CharField(help_text="The name as registered (it is looked up in any case).")
+    member_since = serializers.DateTimeField(help_text="When the account was made.")
     overall = RuleStatsSerializer(help_text="All rules together.")
     rules = RulesStatsSerializer()
     daily = DailyStatsSerializer()
     history = HistoryEntrySerializer(
         many=True, help_text="The last 100 games played (with a move), oldest first (for a chart)."
+    )
+    recent_daily = RecentDailySerializer(
+        many=True, help_text="The last 10 results on daily leaderboards, newest first, with their ranks."
     )

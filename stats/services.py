@@ -53,6 +53,8 @@ def personal_best_record(*, game_id: UUID | str) -> None:
     now = timezone.now()
     clean = Game.objects.filter(owner_id=user_id, rule=rule, status=StatusChoices.WON, score=CLEAN_WIN_SCORE)
     with transaction.atomic():
+        if not _game_still_there(game_id):  # its account was deleted meanwhile
+            return
         # INSERT ... ON CONFLICT DO NOTHING: the first won game of the rule is the best so far.
         first = PersonalBest(user_id=user_id, rule=rule, best_time_ms=time_ms, fewest_moves=moves, updated_at=now)
         PersonalBest.objects.bulk_create([first], ignore_conflicts=True)
@@ -96,6 +98,8 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
         DailyResult.objects.filter(game_id=game_id).delete()
         return False
     with transaction.atomic():
+        if not _game_still_there(game_id):  # its account was deleted meanwhile
+            return False
         # INSERT ... ON CONFLICT (day, user_id) DO UPDATE: the values come from the game row alone.
         DailyResult.objects.bulk_create(
             [
@@ -115,6 +119,23 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
             update_fields=["game", "time_ms", "moves", "score", "finished_at", "verified"],
         )
     return True
+
+
+def _game_still_there(game_id: UUID | str) -> bool:
+    """In a task's transaction, before it writes what it read from a game: lock the game row.
+    Deleting an account locks its games first (``accounts.services.account_delete``), so a task
+    that got here first commits before the deletion collects the account's rows, and one that
+    comes later finds no game and writes nothing (no row of a deleted account comes back)."""
+    return Game.objects.select_for_update().filter(pk=game_id).exists()
+
+
+def daily_results_detach(*, user_id: int) -> list[date]:
+    """Before an account is deleted: its daily results stay on their boards, without account and
+    game ("deleted player"), so that no other player's rank changes. Returns their days."""
+    results = DailyResult.objects.filter(user_id=user_id)
+    days = sorted(set(results.values_list("day", flat=True)))
+    results.update(user=None, game=None)
+    return days
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +182,14 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 ],
             )
             upserted = max(cursor.rowcount, 0)
+        # (a deleted account's results have no game: they stay as they are)
         removed, _ = (
-            DailyResult.objects.filter(day=day)
+            DailyResult.objects.filter(day=day, game__isnull=False)
             .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day)))
             .delete()
         )
         # Whether each result was replayed: set where it is wrong (written by the upsert above or before).
-        day_results = DailyResult.objects.filter(day=day)
+        day_results = DailyResult.objects.filter(day=day, game__isnull=False)
         day_results.filter(replay_verified("game__"), verified=False).update(verified=True)
         day_results.filter(verified=True).exclude(replay_verified("game__")).update(verified=False)
         ranked = 0
@@ -190,7 +212,8 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
 
 
 def daily_players_recount(*, day: date) -> int | None:
-    """Set the deal's ``players`` to the number of ranked attempts of ``day``; ``None`` without a deal.
+    """Set the deal's ``players`` to the number of ranked attempts of ``day``, and the results of
+    deleted accounts (their games are gone, their results count); ``None`` without a deal.
 
     The deal row is locked first: every start that counted itself has committed by then, and
     later ones wait, so the count read next is exact.
@@ -200,6 +223,7 @@ def daily_players_recount(*, day: date) -> int | None:
         if deal is None:
             return None
         players = Game.objects.filter(daily=day, ranked=True).count()
+        players += DailyResult.objects.filter(day=day, game__isnull=True).count()
         if players != deal.players:
             DailyDeal.objects.filter(pk=deal.pk).update(players=players)
     return players

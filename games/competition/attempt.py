@@ -149,7 +149,8 @@ def attempt_review(*, game_id: UUID | str) -> str | None:
         )
         if changed:
             ranked_results_changed_send(game_ids=[str(game.pk)])
-    return Game.objects.values_list("review", flat=True).get(pk=game.pk)
+    # (None if the game went meanwhile: its account was deleted)
+    return Game.objects.filter(pk=game.pk).values_list("review", flat=True).first()
 
 
 def attempts_pending(*, before: datetime) -> list[str]:

@@ -1,5 +1,5 @@
 // The only door: every piece of game data comes from the JSON API at /api/v1/ (SPEC 7).
-import { lang } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const ROOT = "/api/v1/";
 
@@ -52,9 +52,33 @@ export async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
+    if (method !== "GET" && REFUSED_WHEN_SIGNED_OUT.has(response.status) && (await sessionEnded())) {
+      throw new ApiError(401, { error: "signed_out", detail: t("signedOut") });
+    }
     throw new ApiError(response.status, data, { retryAfter: retryAfterSeconds(response.headers.get("Retry-After")) });
   }
   return data;
+}
+
+// A write refused as a session that ended would be (another's game: 404; today's deal: 403; a
+// page for accounts: 401). Whether it did end, the page learns from its own auth/me alone:
+// it knew an account, and the server now sees a guest. Nothing about the game is asked, so a
+// guest learns nothing about other accounts' games.
+const REFUSED_WHEN_SIGNED_OUT = new Set([401, 403, 404]);
+
+async function sessionEnded() {
+  if (!mePromise || !(await mePromise)) return false; // a guest all along
+  let me;
+  try {
+    me = await request("GET", "auth/me");
+  } catch (err) {
+    return false;
+  }
+  if (me && me.authenticated) return false;
+  rememberLogin(null);
+  mePromise = Promise.resolve(null);
+  window.dispatchEvent(new CustomEvent("yukon:signed-out"));
+  return true;
 }
 
 export const games = {
@@ -78,6 +102,8 @@ export const auth = {
   login: (username, password) => request("POST", "auth/login", { username, password }),
   register: (username, password) => request("POST", "auth/register", { username, password }),
   logout: () => request("POST", "auth/logout"),
+  /** Delete the account (its password asked again); 204, then the session is a guest's. */
+  deleteAccount: (password) => request("DELETE", "auth/me", { password }),
 };
 
 export const daily = {
@@ -123,6 +149,19 @@ function knownGuest() {
   }
 }
 
+function lastKnownUser() {
+  try {
+    return localStorage.getItem(USER_HINT) || "";
+  } catch (err) {
+    return "";
+  }
+}
+
+// This browser was logged in when it was last here, and the server sees a guest now: the session
+// ended meanwhile (expired, or ended elsewhere). Only this browser's own knowledge.
+let signedOutMeanwhile = false;
+export const sessionEndedSinceLastVisit = () => currentUser().then(() => signedOutMeanwhile);
+
 let mePromise = null;
 /** The logged-in player (auth/me), or null for a guest; asked at most once per page. */
 export function currentUser() {
@@ -132,6 +171,7 @@ export function currentUser() {
       : auth.me().then(
           (me) => {
             const user = me && me.authenticated ? me : null; // a guest: 200, authenticated false
+            if (!user && lastKnownUser()) signedOutMeanwhile = true;
             rememberLogin(user && user.username);
             return user;
           },

@@ -7,7 +7,21 @@ import { initNav } from "./nav.js";
 initNav();
 const form = document.getElementById("auth-form");
 const error = document.getElementById("auth-error");
-const mode = form.dataset.mode; // "login" | "signup"
+
+// Already logged in: the page says so and offers to go on (to ?next=, checked on the server) or
+// to log out, which shows the form.
+const signedIn = document.getElementById("signed-in");
+if (signedIn) {
+  document.getElementById("signed-in-logout").addEventListener("click", async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      await auth.logout();
+      rememberLogin(null);
+    } finally {
+      location.reload();
+    }
+  });
+}
 
 // Where to go after logging in: ?next= if it is a page of this site, else the table. Checked on
 // the URL the browser makes of it, not on its text: "/\evil.example" and "/\t/evil.example" look
@@ -54,8 +68,9 @@ function fieldError(name, text) {
   input.setAttribute("aria-invalid", String(Boolean(text)));
 }
 
-form.addEventListener("submit", async (event) => {
+form?.addEventListener("submit", async (event) => {
   event.preventDefault();
+  const mode = form.dataset.mode; // "login" | "signup"
   error.hidden = true;
   const username = form.elements.username.value.trim();
   const password = form.elements.password.value;

@@ -5,7 +5,7 @@
 import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { games, daily } from "./api.js";
-import { initNav } from "./nav.js";
+import { initNav, playerName } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable, CLOSE_WARNING_MS } from "./game.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
@@ -141,13 +141,10 @@ async function showBoard(date) {
     ...entries.map((entry) => {
       const row = document.createElement("tr");
       if (entry.rank <= 3) row.className = `podium rank-${entry.rank}`;
-      if (entry.username === mine) row.classList.add("mine");
+      if (mine && entry.username === mine) row.classList.add("mine");
       const player = document.createElement("th");
       player.scope = "row";
-      const link = document.createElement("a");
-      link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
-      link.textContent = entry.username;
-      player.append(link);
+      player.append(playerName(entry.username));
       const cell = (text) => Object.assign(document.createElement("td"), { textContent: String(text) });
       row.append(cell(entry.rank), player, cell(formatTime(entry.time_ms)), cell(entry.moves));
       return row;

@@ -448,6 +448,7 @@ export class GameTable {
   }
 
   async refused(err) {
+    if (err.code === "signed_out") return; // the header says so, with a way to sign in (nav.js)
     if (err.status === 409) {
       try {
         this.show(await games.get(this.state.id));

@@ -13,6 +13,8 @@ const STRINGS = {
   "nav.signup": pgettext("nav.signup", "Sign up"),
   "nav.logout": pgettext("nav.logout", "Log out"),
   "nav.guest": pgettext("nav.guest", "Guest"),
+  "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
+  "signedOut.login": pgettext("signedOut.login", "Sign in"),
   "bar.time": pgettext("bar.time", "Time"),
   "bar.moves": pgettext("bar.moves", "Moves"),
   "bar.score": pgettext("bar.score", "Score"),

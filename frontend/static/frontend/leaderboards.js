@@ -3,7 +3,7 @@
 import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
-import { initNav } from "./nav.js";
+import { initNav, playerName } from "./nav.js";
 import { liveCounts } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,10 +60,7 @@ function line(entry) {
   };
   const name = cell("th");
   name.scope = "row";
-  const link = document.createElement("a");
-  link.href = `/stats?user=${encodeURIComponent(entry.username)}`;
-  link.textContent = entry.username;
-  name.append(link);
+  name.append(playerName(entry.username));
   if (entry.verified) {
     const check = document.createElement("span");
     check.className = "lb-verified";
@@ -86,8 +83,9 @@ function line(entry) {
     word.className = "lb-replay-word";
     word.textContent = t("lb.replay");
     replay.append(icon, word);
-    replay.title = t("lb.replay.label", { player: entry.username });
-    replay.setAttribute("aria-label", t("lb.replay.label", { player: entry.username }));
+    const player = entry.username ?? t("lb.deleted");
+    replay.title = t("lb.replay.label", { player });
+    replay.setAttribute("aria-label", t("lb.replay.label", { player }));
     watch.append(replay);
   }
   row.append(cell("td", entry.rank), name, cell("td", formatTime(entry.time_ms)), cell("td", entry.moves), cell("td", entry.score), watch);

@@ -8,7 +8,31 @@ export async function initNav() {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page");
   }
   const box = document.getElementById("account");
+  // A write found the session ended (api.js): the header shows a guest, and a lasting word says
+  // how to go on, with a way back here after signing in.
+  window.addEventListener("yukon:signed-out", () => {
+    renderAccount(box, null, page);
+    showSignedOut();
+  });
   const user = await currentUser();
+  if (!document.getElementById("signed-out")) renderAccount(box, user, page);
+  return user;
+}
+
+function showSignedOut() {
+  let notice = document.getElementById("signed-out");
+  if (!notice) {
+    notice = Object.assign(document.createElement("p"), { id: "signed-out", className: "site-notice" });
+    notice.setAttribute("role", "alert");
+    document.getElementById("main").prepend(notice);
+  }
+  const login = document.createElement("a");
+  login.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+  login.textContent = t("signedOut.login");
+  notice.replaceChildren(t("signedOut"), " ", login);
+}
+
+function renderAccount(box, user, page) {
   box.replaceChildren();
   if (user) {
     const who = document.createElement("a");
@@ -48,5 +72,19 @@ export async function initNav() {
     box.append(guest, login, signup);
   }
   box.hidden = false;
-  return user;
+}
+
+/** A name on a board: a link to the player's profile; a deleted account's result shows no name
+ *  and no link, just "deleted player" (its result still counts). */
+export function playerName(username) {
+  if (username == null) {
+    const deleted = Object.assign(document.createElement("span"), { className: "deleted-player" });
+    deleted.textContent = t("lb.deleted");
+    deleted.title = t("lb.deleted.title");
+    return deleted;
+  }
+  const link = document.createElement("a");
+  link.href = `/players/${encodeURIComponent(username)}`;
+  link.textContent = username;
+  return link;
 }

@@ -3,7 +3,7 @@
 // to it. Without one: the most recent unfinished game of the account (any device) or the guest's
 // session (GET games?status=playing), else a new deal. ?code=YU1-… deals that code.
 import { t, tn } from "./i18n.js";
-import { games, currentUser } from "./api.js";
+import { games, currentUser, sessionEndedSinceLastVisit } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable } from "./game.js";
@@ -119,6 +119,11 @@ async function load() {
       try {
         return start(await games.get(id), { resumed: true });
       } catch (err) {
+        if (err.status === 404 && (await sessionEndedSinceLastVisit())) {
+          // The account's game, most likely: the header's word says how to get back to it.
+          window.dispatchEvent(new CustomEvent("yukon:signed-out"));
+          return lost(t("signedOut"));
+        }
         if (err.status === 404) return lost(t("lost.game"));
         throw err;
       }
