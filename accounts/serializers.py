@@ -10,6 +10,49 @@ class CredentialsSerializer(serializers.Serializer):
     password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
 
 
+class RegisterSerializer(CredentialsSerializer):
+    email = StrictCharField(
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Optional: a confirmation link goes to it; once confirmed, it lets you reset a forgotten password.",
+    )
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
+    new_password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
+
+
+class EmailSerializer(serializers.Serializer):
+    email = StrictCharField(max_length=254)
+
+
+class AcceptedSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="What happens next, in the request's language.")
+
+
+class LanguageSerializer(serializers.Serializer):
+    language = serializers.ChoiceField(
+        choices=[("", "the browser's"), ("de", "Deutsch"), ("en", "English")],
+        allow_blank=True,
+        help_text="`de`, `en`, or empty for the browser's (Accept-Language).",
+    )
+
+
+class LoginSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    user_agent = serializers.CharField(help_text="Browser and system, e.g. `Firefox, Windows`.")
+    created_at = serializers.DateTimeField(help_text="When it logged in.")
+    last_seen_at = serializers.DateTimeField(help_text="To about a minute.")
+    current = serializers.BooleanField(help_text="This request's session.")
+
+
+class SessionsEndedSerializer(serializers.Serializer):
+    ended = serializers.IntegerField(help_text="How many other sessions were logged out.")
+
+
 class AuthTokenSerializer(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField(
@@ -55,3 +98,15 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     date_joined = serializers.DateTimeField(allow_null=True)
     settings = PlayerSettingsSerializer()
+    email = serializers.EmailField(
+        allow_null=True,
+        required=False,
+        help_text="The confirmed address, else the one waiting (null: none; absent for a guest).",
+    )
+    email_confirmed = serializers.BooleanField(required=False, help_text="Whether `email` is confirmed.")
+    email_pending = serializers.EmailField(
+        allow_null=True,
+        required=False,
+        help_text="A new address waiting for its confirmation link (the confirmed one stays until then).",
+    )
+    language = serializers.CharField(required=False, help_text="`de`, `en`, or empty: the browser's.")
