@@ -13,6 +13,7 @@ from tests.support import assert_error
 pytestmark = pytest.mark.django_db
 
 NEW = "Chilkoot-Pass-1897"
+CHANGE = {"old_password": factories.PASSWORD, "new_password": NEW}
 
 
 def _browser(username: str, password: str = factories.PASSWORD, agent: str = "Mozilla/5.0 Firefox/133.0") -> APIClient:
@@ -48,7 +49,8 @@ def test_a_new_password_keeps_this_session_and_ends_the_others_and_their_tokens(
     assert _with_token(here.login_token).get("/api/v1/auth/me").status_code == 200  # this session's own
     assert list(ApiToken.objects.filter(user=account).values_list("name", flat=True)) == ["login"]
     assert [row["current"] for row in here.get("/api/v1/auth/sessions").json()] == [True]
-    assert_error(APIClient().post("/api/v1/auth/login", {"username": account.username, "password": factories.PASSWORD}), 400, "bad_credentials")
+    old_login = {"username": account.username, "password": factories.PASSWORD}
+    assert_error(APIClient().post("/api/v1/auth/login", old_login), 400, "bad_credentials")
     assert APIClient().post("/api/v1/auth/login", {"username": account.username, "password": NEW}).status_code == 200
 
 
@@ -58,7 +60,7 @@ def test_a_session_logged_in_before_the_list_existed_ends_too(account):
     there = _browser(account.username)
     LoginSession.objects.filter(user=account).delete()
 
-    assert here.post("/api/v1/auth/password", {"old_password": factories.PASSWORD, "new_password": NEW}).status_code == 204
+    assert here.post("/api/v1/auth/password", CHANGE).status_code == 204
 
     assert _me(here)["authenticated"] is True
     assert _me(there)["authenticated"] is False
@@ -69,7 +71,7 @@ def test_a_token_client_keeps_its_token_and_ends_every_session(account):
     bot = factories.token_client(account)
     other = _with_token(factories.account_services.token_issue(user=account, name="other")[1])
 
-    assert bot.post("/api/v1/auth/password", {"old_password": factories.PASSWORD, "new_password": NEW}).status_code == 204
+    assert bot.post("/api/v1/auth/password", CHANGE).status_code == 204
 
     assert bot.get("/api/v1/auth/me").status_code == 200
     assert other.get("/api/v1/auth/me").status_code == 401
@@ -80,9 +82,8 @@ def test_a_wrong_old_password_changes_nothing(account):
     here = _browser(account.username)
     there = _browser(account.username)
 
-    body = assert_error(
-        here.post("/api/v1/auth/password", {"old_password": "not-it-at-all", "new_password": NEW}), 400, "wrong_password"
-    )
+    wrong = {"old_password": "not-it-at-all", "new_password": NEW}
+    body = assert_error(here.post("/api/v1/auth/password", wrong), 400, "wrong_password")
 
     assert "falsch" in body["detail"]
     account.refresh_from_db()
