@@ -9,12 +9,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-#: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische Ablage".
+#: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische
+#: Ablage", and the four-colour deck (a display choice, kept with the account too: issue 26).
 SETTING_DEFAULTS: dict[str, bool] = {
     "double_click": True,
     "drop_hints": True,
     "interactive_rules": True,
     "auto_drop": False,
+    "four_color": False,
 }
 
 
@@ -26,6 +28,7 @@ class Profile(models.Model):
         default=True, help_text="Interaktive Regeln: explain the rule when a move is refused."
     )
     auto_drop = models.BooleanField(default=False, help_text="Automatische Ablage: choose the target on release.")
+    four_color = models.BooleanField(default=False, help_text="Four-colour deck: diamonds blue, clubs green.")
     email_pending = models.EmailField(
         blank=True, help_text="A new address waiting for its confirmation link (the confirmed one is the user's email)."
     )

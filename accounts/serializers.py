@@ -91,6 +91,9 @@ class PlayerSettingsSerializer(serializers.Serializer):
         help_text="Interaktive Regeln: explain the rule when a move is refused (default on)."
     )
     auto_drop = StrictBooleanField(help_text="Automatische Ablage: choose the target column on release (default off).")
+    four_color = StrictBooleanField(
+        required=False, help_text="Four-colour deck: diamonds blue, clubs green (default off; optional in a PUT)."
+    )
 
 
 class MeSerializer(serializers.Serializer):

@@ -115,6 +115,28 @@ PAGES = {
             "description.login", "Log in to Yukon Solitaire to keep your statistics and play the ranked daily deal."
         ),
     ),
+    "account": (
+        pgettext_lazy("title.account", "Your account – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.account",
+            "Your Yukon Solitaire account: password, e-mail, language, play settings, API tokens, signed-in "
+            "sessions and the export of your games.",
+        ),
+    ),
+    "password_reset": (
+        pgettext_lazy("title.password_reset", "Forgot your password? – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.password_reset", "Get a link by e-mail to set a new password for your Yukon Solitaire account."
+        ),
+    ),
+    "password_set": (
+        pgettext_lazy("title.password_set", "Set a new password – Yukon Solitaire"),
+        pgettext_lazy("description.password_set", "Choose a new password for your Yukon Solitaire account."),
+    ),
+    "email_confirm": (
+        pgettext_lazy("title.email_confirm", "Confirm your e-mail address – Yukon Solitaire"),
+        pgettext_lazy("description.email_confirm", "Confirm the e-mail address of your Yukon Solitaire account."),
+    ),
     "signup": (
         pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
         pgettext_lazy(
@@ -133,6 +155,7 @@ MODULES = {
     "stats.js": ["i18n", "strings", "api", "nav"],
     "archive.js": ["i18n", "strings", "api", "nav"],
     "auth.js": ["i18n", "strings", "api", "nav"],
+    "account.js": ["i18n", "strings", "api", "nav", "settings"],
     "games.js": ["i18n", "strings", "api", "nav"],
     "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
 }
@@ -148,22 +171,22 @@ def catalog_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def _page(request: HttpRequest, template: str, page: str, script: str, **context: object) -> HttpResponse:
+def page_context(page: str, script: str) -> dict[str, object]:
+    """What ``base.html`` needs of a page: its title, description and scripts."""
     title, description = PAGES[page]
-    return render(
-        request,
-        f"frontend/{template}",
-        {
-            "page": page,
-            "title": title,
-            "description": description,
-            "script": f"frontend/{script}",
-            "modules": [f"frontend/{name}.js" for name in MODULES[script]],
-            "settings_fields": SETTINGS_FIELDS,
-            "catalog_version": catalog_version(),
-            **context,
-        },
-    )
+    return {
+        "page": page,
+        "title": title,
+        "description": description,
+        "script": f"frontend/{script}",
+        "modules": [f"frontend/{name}.js" for name in MODULES[script]],
+        "settings_fields": SETTINGS_FIELDS,
+        "catalog_version": catalog_version(),
+    }
+
+
+def _page(request: HttpRequest, template: str, page: str, script: str, **context: object) -> HttpResponse:
+    return render(request, f"frontend/{template}", {**page_context(page, script), **context})
 
 
 @require_safe

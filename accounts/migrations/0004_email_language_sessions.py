@@ -51,6 +51,11 @@ class Migration(migrations.Migration):
         migrations.RunPython(create_index, drop_index),
         migrations.AddField(
             model_name='profile',
+            name='four_color',
+            field=models.BooleanField(default=False, help_text='Four-colour deck: diamonds blue, clubs green.'),
+        ),
+        migrations.AddField(
+            model_name='profile',
             name='email_pending',
             field=models.EmailField(blank=True, help_text="A new address waiting for its confirmation link (the confirmed one is the user's email).", max_length=254),
         ),
