@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import pgettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -72,7 +72,10 @@ def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
     login(request._request, user)
     token, key = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
     request.session[SESSION_TOKEN_KEY] = token.pk
-    return Response({"username": user.get_username(), "token": key})
+    response = Response({"username": user.get_username(), "token": key})
+    if language := services.user_language(user=user):
+        set_language_cookie(response, language)  # the account's language, on every device it logs in on
+    return response
 
 
 def _token_body(token: ApiToken, request: Request) -> dict[str, Any]:
@@ -104,7 +107,6 @@ class RegisterApi(ApiView):
         user = services.user_register(
             **serializer.validated_data,
             settings=services.player_settings_get(user=None, session=request.session),
-            language=get_language() or "",
             link_base=_link_base(request),
         )
         response = _sign_in(request, user, token_name="register")
