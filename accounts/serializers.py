@@ -2,7 +2,15 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from drf_spectacular.utils import extend_schema_field
+
 from common.serializers import StrictBooleanField, StrictCharField
+
+
+@extend_schema_field({"type": "string", "format": "email", "maxLength": 254})
+class EmailAddressField(StrictCharField):
+    """An e-mail address: documented as one (``format: email``); checked by the service
+    (``accounts.services.email_clean``), which answers 400 ``bad_email``."""
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -11,7 +19,7 @@ class CredentialsSerializer(serializers.Serializer):
 
 
 class RegisterSerializer(CredentialsSerializer):
-    email = StrictCharField(
+    email = EmailAddressField(
         max_length=254,
         required=False,
         allow_blank=True,
@@ -26,7 +34,7 @@ class PasswordChangeSerializer(serializers.Serializer):
 
 
 class EmailSerializer(serializers.Serializer):
-    email = StrictCharField(max_length=254)
+    email = EmailAddressField(max_length=254)
 
 
 class AcceptedSerializer(serializers.Serializer):
