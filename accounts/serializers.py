@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-from rest_framework import serializers
-
 from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
 
 from common.serializers import StrictBooleanField, StrictCharField
 
