@@ -146,6 +146,7 @@ class LogoutApi(ApiView):
             services.token_revoke(user=request.user, token_id=request.auth.pk)
         if request._request.user.is_authenticated:
             _end_session_token(request)
+            services.login_session_end(session_key=request.session.session_key)
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

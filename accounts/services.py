@@ -190,6 +190,19 @@ def login_session_seen(*, user_id: Any, session: MutableMapping[str, Any], sessi
         pass
 
 
+def login_session_end(*, session_key: str | None) -> None:
+    """The row of a session that logs out."""
+    if session_key:
+        LoginSession.objects.filter(session_key=session_key).delete()
+
+
+def login_sessions_prune() -> int:
+    """Drop the rows of sessions that ended without a logout (expired, flushed); how many."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    deleted, _ = LoginSession.objects.exclude(session_key__in=live).delete()
+    return deleted
+
+
 def login_session_list(*, user: Any) -> QuerySet[LoginSession]:
     """The account's signed-in sessions that have not ended, last seen first."""
     live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")

@@ -192,6 +192,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
     "fairplay-links-prune": {"task": "games.fairplay_links_prune", "schedule": 3600.0},
+    "login-sessions-prune": {"task": "accounts.login_sessions_prune", "schedule": 3600.0},
 }
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------

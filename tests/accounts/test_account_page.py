@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import LoginSession
+from accounts.services import login_sessions_prune
 from tests import factories
 from tests.support import assert_error
 
@@ -84,3 +86,17 @@ def test_a_token_client_sees_the_sessions_but_none_is_its_own(account, player):
     _browser(account)
 
     assert [row["current"] for row in player.get("/api/v1/auth/sessions").json()] == [False]
+
+
+def test_the_rows_of_ended_sessions_go(account):
+    here = _browser(account)
+    gone = _browser(account)
+    gone_key = gone.session.session_key
+    gone.post("/api/v1/auth/logout")  # a logout takes its row along
+    expired = _browser(account)
+    Session.objects.filter(session_key=expired.session.session_key).delete()  # as clearsessions does
+
+    login_sessions_prune()
+
+    assert list(LoginSession.objects.values_list("session_key", flat=True)) == [here.session.session_key]
+    assert gone_key != here.session.session_key
