@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.contrib.auth import SESSION_KEY, authenticate, login, logout, update_session_auth_hash
 from django.utils.translation import pgettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -48,8 +48,12 @@ def _link_base(request: Request) -> str:
 
 
 def _session_login(request: Request) -> bool:
-    """Whether the request comes with a logged-in session (not only a token)."""
-    return bool(request._request.user.is_authenticated and request.session.session_key)
+    """Whether the request comes with a session logged in to its account (not only a token; a
+    token client's guest cookie is no login)."""
+    session_user = request.session.get(SESSION_KEY)
+    return bool(
+        request.session.session_key and request.user.is_authenticated and str(session_user) == str(request.user.pk)
+    )
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
