@@ -165,3 +165,36 @@ def test_play_settings_follow_the_account_to_a_second_browser(
     assert not second.locator("#setting-drop_hints").is_checked()
     second.goto("/")
     second.wait_for_selector("#table.four-color")
+
+
+def test_tokens_are_made_shown_once_and_revoked_and_other_sessions_logged_out(new_page: Any) -> None:
+    factories.user(username="lena")
+    elsewhere = new_page(locale="en-US", viewport=DESKTOP)
+    _log_in(elsewhere, "lena")
+    page = new_page(locale="en-US", viewport=PHONE)
+    page.goto("/")
+    page.locator('#account a[href^="/login"]').wait_for()  # the header of a guest...
+    _log_in(page, "lena")
+    assert page.locator("#account-link").get_attribute("href") == "/account"  # ...and of an account
+
+    page.fill("#token-name", "my bot")
+    page.click("#token-form button[type=submit]")
+    key = page.locator("#token-key")
+    key.filter(has_text=re.compile(r"^[0-9a-f]{40}$")).wait_for()
+    bot = APIClient()
+    bot.credentials(HTTP_AUTHORIZATION=f"Token {key.text_content()}")
+    assert bot.get("/api/v1/auth/me").json()["username"] == "lena"
+    page.reload()
+    page.locator("#tokens-list li").filter(has_text="my bot").wait_for()
+    assert not page.locator("#token-new").is_visible()  # shown once
+
+    page.locator("#tokens-list li").filter(has_text="my bot").get_by_role("button").click()
+    page.locator("#tokens-status").filter(has_text="revoked").wait_for()
+    assert bot.get("/api/v1/auth/me").status_code == 401
+    assert page.locator("#sessions-list li").count() == 2
+
+    page.click("#sessions-end")
+    page.locator("#sessions-status").filter(has_text="1 other session").wait_for()
+    assert page.locator("#sessions-list li").count() == 1
+    elsewhere.reload()
+    elsewhere.wait_for_url(re.compile(r"/login\?next=/account$"))

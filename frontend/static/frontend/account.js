@@ -2,7 +2,7 @@
 // the request for a password-reset link, and the pages its link and a confirmation link open.
 // Every piece of data comes from the auth API (auth/me, auth/email, auth/password, auth/language,
 // auth/settings, auth/sessions, auth/tokens).
-import { addStrings, lang, t } from "./i18n.js";
+import { addStrings, lang, t, tn } from "./i18n.js";
 import "./strings.js";
 import { auth, request, rememberLogin } from "./api.js";
 import { initNav } from "./nav.js";
@@ -133,9 +133,8 @@ function bindPassword() {
     }
     await request("POST", "auth/password", { old_password, new_password });
     form.reset();
+    await Promise.all([showSessions(), showTokens()]);
     say("password-status", t("account.password.changed"));
-    await showSessions();
-    await showTokens();
   });
 }
 
@@ -194,9 +193,8 @@ function bindSessions() {
     button.disabled = true;
     try {
       const { ended } = await request("DELETE", "auth/sessions");
-      say("sessions-status", ended === 1 ? t("account.sessions.ended.one") : t("account.sessions.ended.other", { n: ended }));
-      await showSessions();
-      await showTokens();
+      await Promise.all([showSessions(), showTokens()]);
+      say("sessions-status", tn("account.sessions.ended", ended));
     } catch (err) {
       say("sessions-status", message(err), { error: true });
       button.disabled = false;
