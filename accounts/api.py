@@ -1,4 +1,5 @@
-"""The auth API: register, login, logout, me, API tokens, and the play settings."""
+"""The auth API: register, login, logout, me, password change and reset, e-mail, language, API
+tokens, signed-in sessions, and the play settings."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from django.contrib.auth import authenticate, login, logout
+from django.conf import settings as django_settings
+from django.contrib.auth import SESSION_KEY, authenticate, login, logout, update_session_auth_hash
+from django.utils.translation import pgettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
@@ -18,24 +21,44 @@ from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
 from common.schema import BodyOnDeleteSchema
 from common.serializers import ErrorSerializer
-from common.throttles import IpThrottle, PlayerThrottle, UsernameThrottle, throttles
+from common.throttles import EmailThrottle, IpThrottle, PlayerThrottle, UsernameThrottle, throttles
 
 from . import services
 from .limits import signup_limit_words, signup_quota
 from .models import ApiToken
 from .serializers import (
+    AcceptedSerializer,
     ApiTokenSerializer,
     AuthTokenSerializer,
     CredentialsSerializer,
+    EmailSerializer,
+    LanguageSerializer,
+    LoginSessionSerializer,
     MeSerializer,
     NewApiTokenSerializer,
+    PasswordChangeSerializer,
     PasswordConfirmSerializer,
     PlayerSettingsSerializer,
+    RegisterSerializer,
+    SessionsEndedSerializer,
     TokenCreateSerializer,
 )
 
-#: In the session: the id of the token its login (or registration) returned; its logout revokes it.
-SESSION_TOKEN_KEY = "api_token_id"
+SESSION_TOKEN_KEY = services.SESSION_TOKEN_KEY
+
+
+def _link_base(request: Request) -> str:
+    """The site's address as this request reached it (``https://host``), for the links of mails."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def _session_login(request: Request) -> bool:
+    """Whether the request comes with a session logged in to its account (not only a token; a
+    token client's guest cookie is no login)."""
+    session_user = request.session.get(SESSION_KEY)
+    return bool(
+        request.session.session_key and request.user.is_authenticated and str(session_user) == str(request.user.pk)
+    )
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -58,7 +81,10 @@ def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
     login(request._request, user)
     token, key = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
     request.session[SESSION_TOKEN_KEY] = token.pk
-    return Response({"username": user.get_username(), "token": key})
+    response = Response({"username": user.get_username(), "token": key})
+    if language := services.user_language(user=user):
+        set_language_cookie(response, language)  # the account's language, on every device it logs in on
+    return response
 
 
 def _token_body(token: ApiToken, request: Request) -> dict[str, Any]:
@@ -80,14 +106,15 @@ class RegisterApi(ApiView):
     @extend_schema(
         operation_id="auth_register",
         summary="Create an account (a guest keeps the games of this session)",
-        description="At most a few accounts per network address and UTC day (`THROTTLE_SIGNUP_IP`, default "
+        description="With `email`, a confirmation link goes to that address (the account works without it). "
+        "At most a few accounts per network address and UTC day (`THROTTLE_SIGNUP_IP`, default "
         "`5/day`; failed sign-ups do not count): over it, 429 `signup_limit` with `Retry-After` (the seconds "
         "to the next UTC day).",
-        request=CredentialsSerializer,
+        request=RegisterSerializer,
         responses={201: AuthTokenSerializer, **_errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
-        serializer = CredentialsSerializer(data=request.data)
+        serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         quota = signup_quota()
         wait = quota.take(request)
@@ -103,6 +130,7 @@ class RegisterApi(ApiView):
             user = services.user_register(
                 **serializer.validated_data,
                 settings=services.player_settings_get(user=None, session=request.session),
+                link_base=_link_base(request),
             )
         except ApplicationError:  # no account made: it does not count
             quota.give_back()
@@ -144,6 +172,7 @@ class LogoutApi(ApiView):
             services.token_revoke(user=request.user, token_id=request.auth.pk)
         if request._request.user.is_authenticated:
             _end_session_token(request)
+            services.login_session_end(session_key=request.session.session_key)
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -248,8 +277,170 @@ class MeApi(ApiView):
                 "username": user.get_username(),
                 "date_joined": user.date_joined,  # type: ignore[union-attr]
                 "settings": services.player_settings_get(user=user, session=request.session),
+                **services.account_email(user=user),
             }
         )
+
+
+class PasswordApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("auth", "auth_ip")
+
+    @extend_schema(
+        operation_id="auth_password_change",
+        summary="Change your password: every other session and every API token of the account end, this one stays",
+        description="`old_password` must be the present one (400 `wrong_password`); `new_password` must "
+        "pass the password rules (400 `weak_password`, with the reasons). A session stays logged in; "
+        "a token client keeps the token of this request.",
+        request=PasswordChangeSerializer,
+        responses={204: None, **_errors(400, 401, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.user_password_change(user_id=request.user.pk, **serializer.validated_data)
+        keep_tokens = [request.auth.pk] if isinstance(request.auth, ApiToken) else []
+        keep_session = None
+        if _session_login(request):
+            update_session_auth_hash(request._request, user)
+            keep_session = request.session.session_key
+            if isinstance(request.session.get(SESSION_TOKEN_KEY), int):
+                keep_tokens.append(request.session[SESSION_TOKEN_KEY])
+        services.account_sign_out_elsewhere(user=user, keep_session_key=keep_session, keep_token_ids=keep_tokens)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetApi(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("mail_ip", "mail", by=(IpThrottle, EmailThrottle))
+
+    @extend_schema(
+        operation_id="auth_password_reset",
+        summary="Mail a link that sets a new password to the account with this confirmed address",
+        description="The answer is the same whether an account has this address or not (nobody learns "
+        "who has an account). The link works once, for a day (`PASSWORD_RESET_TIMEOUT`), and not after "
+        "the password changed. Limited per address and per IP (429).",
+        request=EmailSerializer,
+        responses={202: AcceptedSerializer, **_errors(400, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EmailSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.password_reset_request(email=serializer.validated_data["email"], link_base=_link_base(request))
+        detail = pgettext(
+            "auth.reset.sent",
+            "If an account has this confirmed address, a link to set a new password is on its way to it. "
+            "It works for one day.",
+        )
+        return Response({"detail": detail}, status=status.HTTP_202_ACCEPTED)
+
+
+class EmailApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("mail", "mail_ip") if self.request.method == "PUT" else []
+
+    @extend_schema(
+        operation_id="auth_email_set",
+        summary="Set a new e-mail address: a confirmation link goes to it (the confirmed one stays until then)",
+        request=EmailSerializer,
+        responses={202: AcceptedSerializer, **_errors(400, 401, 429)},
+    )
+    def put(self, request: Request) -> Response:
+        serializer = EmailSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sent = services.user_email_set(
+            user=request.user, email=serializer.validated_data["email"], link_base=_link_base(request)
+        )
+        detail = (
+            pgettext(
+                "auth.email.sent", "A confirmation link is on its way to the new address. It works for three days."
+            )
+            if sent
+            else pgettext("auth.email.same", "This is your confirmed address already.")
+        )
+        return Response({"detail": detail}, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        operation_id="auth_email_remove",
+        summary="Remove the e-mail address (confirmed and waiting): a forgotten password can then not be reset",
+        responses={204: None, **_errors(401)},
+    )
+    def delete(self, request: Request) -> Response:
+        services.user_email_remove(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LanguageApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_language_set",
+        summary="The language of your pages and mails (empty: the browser's)",
+        description="Also sets the language cookie of this browser.",
+        request=LanguageSerializer,
+        responses={200: LanguageSerializer, **_errors(400, 401)},
+    )
+    def put(self, request: Request) -> Response:
+        serializer = LanguageSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        language = services.user_language_set(user=request.user, language=serializer.validated_data["language"])
+        response = Response({"language": language})
+        set_language_cookie(response, language)
+        return response
+
+
+def set_language_cookie(response: Any, language: str) -> None:
+    """Django's language cookie (read by LocaleMiddleware before Accept-Language), or none."""
+    if language:
+        response.set_cookie(
+            django_settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            secure=django_settings.SESSION_COOKIE_SECURE,
+        )
+    else:
+        response.delete_cookie(django_settings.LANGUAGE_COOKIE_NAME, samesite="Lax")
+
+
+class SessionsApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_sessions_list",
+        summary="Your signed-in browser sessions, last seen first",
+        responses={200: LoginSessionSerializer(many=True), **_errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        current = request.session.session_key if _session_login(request) else None
+        rows = [
+            {
+                "id": row.pk,
+                "user_agent": row.user_agent,
+                "created_at": row.created_at,
+                "last_seen_at": row.last_seen_at,
+                "current": row.session_key == current,
+            }
+            for row in services.login_session_list(user=request.user)
+        ]
+        return Response(LoginSessionSerializer(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="auth_sessions_end_others",
+        summary="Log out everywhere else: every other session ends, with the token its login returned",
+        responses={200: SessionsEndedSerializer, **_errors(401)},
+    )
+    def delete(self, request: Request) -> Response:
+        keep = request.session.session_key if _session_login(request) else None
+        keep_tokens = [request.auth.pk] if isinstance(request.auth, ApiToken) else []
+        ended = services.account_sign_out_elsewhere(
+            user=request.user, keep_session_key=keep, keep_token_ids=keep_tokens, all_tokens=False
+        )
+        return Response({"ended": ended})
 
 
 class SettingsApi(ApiView):
@@ -268,7 +459,7 @@ class SettingsApi(ApiView):
 
     @extend_schema(
         operation_id="auth_settings_update",
-        summary="Replace the play settings (all four)",
+        summary="Replace the play settings (the four of SPEC 3; `four_color` may be left out)",
         request=PlayerSettingsSerializer,
         responses={200: PlayerSettingsSerializer, **_errors(400)},
     )

@@ -9,12 +9,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-#: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische Ablage".
+#: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische
+#: Ablage", and the four-colour deck (a display choice, kept with the account too: issue 26).
 SETTING_DEFAULTS: dict[str, bool] = {
     "double_click": True,
     "drop_hints": True,
     "interactive_rules": True,
     "auto_drop": False,
+    "four_color": False,
 }
 
 
@@ -26,6 +28,16 @@ class Profile(models.Model):
         default=True, help_text="Interaktive Regeln: explain the rule when a move is refused."
     )
     auto_drop = models.BooleanField(default=False, help_text="Automatische Ablage: choose the target on release.")
+    four_color = models.BooleanField(default=False, help_text="Four-colour deck: diamonds blue, clubs green.")
+    email_pending = models.EmailField(
+        blank=True, help_text="A new address waiting for its confirmation link (the confirmed one is the user's email)."
+    )
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="The language of the account's e-mails and pages (empty: the browser's).",
+    )
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
@@ -59,3 +71,19 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… of {self.user_id}"
+
+
+class LoginSession(models.Model):
+    """A logged-in browser session of an account, for the account page's list ("log out
+    everywhere else"): which browser, when last seen (written at most once a minute, by
+    ``accounts.middleware.LoginSessionMiddleware``). The session itself is Django's; a row whose
+    session has ended is not listed, and goes with the next sign-out everywhere."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_sessions")
+    session_key = models.CharField(max_length=40, unique=True)
+    user_agent = models.CharField(max_length=80, blank=True, help_text="Browser and system, e.g. 'Firefox, Windows'.")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"session of {self.user_id} ({self.user_agent})"

@@ -1,8 +1,15 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.serializers import StrictBooleanField, StrictCharField
+
+
+@extend_schema_field({"type": "string", "format": "email", "maxLength": 254})
+class EmailAddressField(StrictCharField):
+    """An e-mail address: documented as one (``format: email``); checked by the service
+    (``accounts.services.email_clean``), which answers 400 ``bad_email``."""
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -17,6 +24,49 @@ class PasswordConfirmSerializer(serializers.Serializer):
         style={"input_type": "password"},
         help_text="The account's password, asked again.",
     )
+
+
+class RegisterSerializer(CredentialsSerializer):
+    email = EmailAddressField(
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Optional: a confirmation link goes to it; once confirmed, it lets you reset a forgotten password.",
+    )
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
+    new_password = StrictCharField(max_length=1024, trim_whitespace=False, style={"input_type": "password"})
+
+
+class EmailSerializer(serializers.Serializer):
+    email = EmailAddressField(max_length=254)
+
+
+class AcceptedSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="What happens next, in the request's language.")
+
+
+class LanguageSerializer(serializers.Serializer):
+    language = serializers.ChoiceField(
+        choices=[("", "the browser's"), ("de", "Deutsch"), ("en", "English")],
+        allow_blank=True,
+        help_text="`de`, `en`, or empty for the browser's (Accept-Language).",
+    )
+
+
+class LoginSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    user_agent = serializers.CharField(help_text="Browser and system, e.g. `Firefox, Windows`.")
+    created_at = serializers.DateTimeField(help_text="When it logged in.")
+    last_seen_at = serializers.DateTimeField(help_text="To about a minute.")
+    current = serializers.BooleanField(help_text="This request's session.")
+
+
+class SessionsEndedSerializer(serializers.Serializer):
+    ended = serializers.IntegerField(help_text="How many other sessions were logged out.")
 
 
 class AuthTokenSerializer(serializers.Serializer):
@@ -57,6 +107,9 @@ class PlayerSettingsSerializer(serializers.Serializer):
         help_text="Interaktive Regeln: explain the rule when a move is refused (default on)."
     )
     auto_drop = StrictBooleanField(help_text="Automatische Ablage: choose the target column on release (default off).")
+    four_color = StrictBooleanField(
+        required=False, help_text="Four-colour deck: diamonds blue, clubs green (default off; optional in a PUT)."
+    )
 
 
 class MeSerializer(serializers.Serializer):
@@ -64,3 +117,15 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     date_joined = serializers.DateTimeField(allow_null=True)
     settings = PlayerSettingsSerializer()
+    email = serializers.EmailField(
+        allow_null=True,
+        required=False,
+        help_text="The confirmed address, else the one waiting (null: none; absent for a guest).",
+    )
+    email_confirmed = serializers.BooleanField(required=False, help_text="Whether `email` is confirmed.")
+    email_pending = serializers.EmailField(
+        allow_null=True,
+        required=False,
+        help_text="A new address waiting for its confirmation link (the confirmed one stays until then).",
+    )
+    language = serializers.CharField(required=False, help_text="`de`, `en`, or empty: the browser's.")

@@ -5,21 +5,26 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 import unicodedata
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
+from django.core import signing
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from common.errors import ApplicationError, ErrorCode
 from common.sessions import SessionStore
@@ -27,9 +32,15 @@ from games.models import DailyStartLink, Game, IdempotencyRecord
 from games.services import games_claim_guest
 from stats.services import daily_players_recount, daily_results_detach
 
-from .models import SETTING_DEFAULTS, ApiToken, Profile, token_hash
+from .models import SETTING_DEFAULTS, ApiToken, LoginSession, Profile, token_hash
 
 GUEST_SETTINGS_KEY = "settings"
+#: In the session: the id of the token its login (or registration) returned; its logout revokes it.
+SESSION_TOKEN_KEY = "api_token_id"
+#: In the session: when its :class:`LoginSession` row was last written ([session key, epoch seconds]).
+SESSION_SEEN_KEY = "seen_at"
+#: A session's "last seen" is written at most this often.
+SEEN_EVERY_SECONDS = 60
 
 
 #: The names a new account may take: ASCII letters, digits, ``_``, ``-`` and ``.``. Nothing else
@@ -72,27 +83,297 @@ def username_stored(username: str) -> str:
     return names[0] if len(names) == 1 else name
 
 
-def user_register(*, username: str, password: str, settings: Mapping[str, bool] | None = None) -> Any:
-    """A new account with its profile (starting from ``settings``, e.g. the guest's).
+def user_register(
+    *,
+    username: str,
+    password: str,
+    settings: Mapping[str, bool] | None = None,
+    email: str = "",
+    language: str = "",
+    link_base: str = "",
+) -> Any:
+    """A new account with its profile (starting from ``settings``, e.g. the guest's). An ``email``
+    waits for its confirmation (:func:`user_email_set` sends the link).
 
     Names are unique whatever their case (a unique index on ``LOWER(username)`` holds it even
     for registrations at the same moment: ``accounts/migrations/0002``)."""
     User = get_user_model()
     username = username_clean(username)
+    email = email_clean(email) if email else ""
     if User.objects.filter(username__iexact=username).exists():
         raise ApplicationError(ErrorCode.USERNAME_TAKEN)
-    try:
-        validate_password(password, user=User(username=username))
-    except ValidationError as exc:
-        reasons = " ".join(exc.messages)
-        raise ApplicationError(ErrorCode.WEAK_PASSWORD, reason=reasons) from None
+    _password_check(password, User(username=username, email=email))
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
-            Profile.objects.create(user=user, **_clean_settings(settings or {}))
+            Profile.objects.create(user=user, language=_language(language), **_clean_settings(settings or {}))
+            if email:
+                user_email_set(user=user, email=email, link_base=link_base)
     except IntegrityError:  # registered at the same moment by someone else
         raise ApplicationError(ErrorCode.USERNAME_TAKEN) from None
     return user
+
+
+def _password_check(password: str, user: Any) -> None:
+    """Django's password validators (``AUTH_PASSWORD_VALIDATORS``): 400 ``weak_password`` with their reasons."""
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise ApplicationError(ErrorCode.WEAK_PASSWORD, reason=" ".join(exc.messages)) from None
+
+
+def _language(language: str) -> str:
+    return language if language in dict(django_settings.LANGUAGES) else ""
+
+
+# -- password ----------------------------------------------------------------------------------
+
+
+def user_password_change(*, user_id: Any, old_password: str, new_password: str) -> Any:
+    """A new password for the account, if ``old_password`` is its present one (400
+    ``wrong_password``) and Django's validators take ``new_password`` (400 ``weak_password``).
+    Returns the account as stored now (for ``update_session_auth_hash``). Changing the password
+    changes the session check hash of every session logged in before: they end on their next
+    request (the account's cache entry goes with the save); :func:`account_sign_out_elsewhere`
+    ends them at once and revokes the tokens."""
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user_id)
+        if not user.check_password(old_password):
+            raise ApplicationError(ErrorCode.WRONG_PASSWORD)
+        _password_check(new_password, user)
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+    return user
+
+
+def account_sign_out_elsewhere(
+    *, user: Any, keep_session_key: str | None, keep_token_ids: Iterable[int] = (), all_tokens: bool = True
+) -> int:
+    """End every signed-in session of ``user`` but ``keep_session_key`` (the session and its row go,
+    in the database and the cache), and revoke its tokens but ``keep_token_ids``: all of them
+    (``all_tokens``: after a password change or reset) or only those the ended sessions' logins
+    returned ("log out everywhere else"). Returns how many live sessions ended."""
+    store_class = import_module(django_settings.SESSION_ENGINE).SessionStore
+    rows = LoginSession.objects.filter(user=user).exclude(session_key=keep_session_key or "")
+    keep = set(keep_token_ids)
+    session_tokens: list[int] = []
+    ended = 0
+    for key in list(rows.values_list("session_key", flat=True)):
+        store = store_class(session_key=key)
+        if store.get(SESSION_KEY) == str(user.pk):  # (a session that ended is empty)
+            ended += 1
+            if isinstance(token_id := store.get(SESSION_TOKEN_KEY), int):
+                session_tokens.append(token_id)
+            store.delete()
+    rows.delete()
+    tokens = ApiToken.objects.filter(user=user).exclude(pk__in=keep)
+    if not all_tokens:
+        tokens = tokens.filter(pk__in=session_tokens)
+    tokens.delete()  # (each revoked in the cache too: common.authentication)
+    return ended
+
+
+# -- signed-in sessions ------------------------------------------------------------------------
+
+
+def login_session_seen(*, user_id: Any, session: MutableMapping[str, Any], session_key: str, user_agent: str) -> None:
+    """Note that a logged-in session was seen now: its row (made on first sight) and its last-seen
+    time, written at most once a minute (:data:`SEEN_EVERY_SECONDS`, the time kept in the session)."""
+    now = time.time()
+    seen = session.get(SESSION_SEEN_KEY)  # [session key, time]: a new key (login, password change) is new
+    if isinstance(seen, list) and len(seen) == 2 and seen[0] == session_key and now - seen[1] < SEEN_EVERY_SECONDS:
+        return
+    session[SESSION_SEEN_KEY] = [session_key, now]
+    moment = timezone.now()
+    if LoginSession.objects.filter(session_key=session_key).update(last_seen_at=moment):
+        return
+    try:
+        with transaction.atomic():
+            LoginSession.objects.create(
+                user_id=user_id, session_key=session_key, user_agent=user_agent_summary(user_agent), last_seen_at=moment
+            )
+    except IntegrityError:  # made by a request of the same session at the same moment
+        pass
+
+
+def login_session_end(*, session_key: str | None) -> None:
+    """The row of a session that logs out."""
+    if session_key:
+        LoginSession.objects.filter(session_key=session_key).delete()
+
+
+def login_sessions_prune() -> int:
+    """Drop the rows of sessions that ended without a logout (expired, flushed); how many."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    deleted, _ = LoginSession.objects.exclude(session_key__in=live).delete()
+    return deleted
+
+
+def login_session_list(*, user: Any) -> QuerySet[LoginSession]:
+    """The account's signed-in sessions that have not ended, last seen first."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    return LoginSession.objects.filter(user=user, session_key__in=live).order_by("-last_seen_at", "-id")
+
+
+_BROWSERS = [
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("SamsungBrowser/", "Samsung Internet"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+]
+_SYSTEMS = [
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+]
+
+
+def user_agent_summary(user_agent: str) -> str:
+    """Browser and system of a User-Agent header, e.g. "Firefox, Windows" (an API client's first word).
+
+    >>> user_agent_summary("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0")
+    'Firefox, Windows'
+    >>> user_agent_summary("python-requests/2.32")
+    'python-requests'
+    """
+    browser = next((name for mark, name in _BROWSERS if mark in user_agent), "")
+    system = next((name for mark, name in _SYSTEMS if mark in user_agent), "")
+    if browser or system:
+        return ", ".join(part for part in (browser, system) if part)
+    return user_agent.split("/")[0].strip()[:80]
+
+
+# -- e-mail ------------------------------------------------------------------------------------
+
+_EMAIL_SALT = "accounts.email-confirm"
+
+
+def email_clean(email: str) -> str:
+    """An address as stored (its domain in lower case), or 400 ``bad_email``."""
+    email = BaseUserManager.normalize_email(unicodedata.normalize("NFKC", email).strip())
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ApplicationError(ErrorCode.BAD_EMAIL) from None
+    return email
+
+
+def user_email_set(*, user: Any, email: str, link_base: str) -> bool:
+    """A new address for the account: it waits for its confirmation (the confirmed one, if any,
+    stays until then), and the link goes to it once this transaction commits. Whether another
+    account has it confirmed is said only to whoever opens the link (no answer here tells who
+    has an account). The present address again drops a waiting one. True if a link is sent.
+    ``link_base``: the site's address for the link (``https://host``)."""
+    from .tasks import email_confirmation_send  # (the tasks module imports this one)
+
+    email = email_clean(email)
+    with transaction.atomic():
+        profile = _profile_of(user, lock=True)
+        same = email.casefold() == (user.email or "").casefold()
+        profile.email_pending = "" if same else email
+        profile.save(update_fields=["email_pending"])
+    if not same:
+        kwargs = {"user_id": user.pk, "email": email, "link_base": link_base, "language": _mail_language(profile)}
+        transaction.on_commit(lambda: email_confirmation_send.delay(**kwargs))
+    return not same
+
+
+def _mail_language(profile: Profile | None) -> str:
+    """The language of the account's mails: its own, else the request's."""
+    return (profile.language if profile is not None else "") or translation.get_language() or "de"
+
+
+def password_reset_request(*, email: str, link_base: str) -> None:
+    """Mail a password-reset link to the account whose confirmed address is ``email``, if there is
+    one. Nothing here differs for an address without an account: the look-up and the mail happen
+    in a task, once the request has answered, so neither the answer nor its time tells."""
+    from .tasks import password_reset_send
+
+    email = email_clean(email)
+    language = translation.get_language() or "de"
+    transaction.on_commit(lambda: password_reset_send.delay(email=email, link_base=link_base, language=language))
+
+
+def user_email_remove(*, user: Any) -> None:
+    """No address any more: neither the confirmed one nor one waiting."""
+    with transaction.atomic():
+        profile = _profile_of(user, lock=True)
+        profile.email_pending = ""
+        profile.save(update_fields=["email_pending"])
+        get_user_model().objects.filter(pk=user.pk).update(email="")
+        user.email = ""
+
+
+def email_confirmation_token(*, user_id: Any, email: str) -> str:
+    """The signed text of a confirmation link (its time inside: valid ``EMAIL_CONFIRM_TIMEOUT``)."""
+    return signing.TimestampSigner(salt=_EMAIL_SALT).sign_object({"u": user_id, "e": email}, compress=True)
+
+
+def user_email_confirm(*, token: str) -> Any:
+    """Confirm the address of a link: it becomes the account's (the one before goes). 400
+    ``link_invalid`` if the link is forged, expired, or its address is no longer the one waiting;
+    400 ``email_taken`` if another account confirmed it meanwhile. Opening it twice is fine."""
+    User = get_user_model()
+    try:
+        data = signing.TimestampSigner(salt=_EMAIL_SALT).unsign_object(
+            token, max_age=django_settings.EMAIL_CONFIRM_TIMEOUT
+        )
+        user_id, email = data["u"], str(data["e"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise ApplicationError(ErrorCode.LINK_INVALID) from None
+    try:
+        with transaction.atomic():
+            profile = Profile.objects.select_for_update().select_related("user").filter(user_id=user_id).first()
+            if profile is None:
+                raise ApplicationError(ErrorCode.LINK_INVALID)
+            user = profile.user
+            if user.email.casefold() == email.casefold() and not profile.email_pending:
+                return user  # confirmed already
+            if profile.email_pending.casefold() != email.casefold():
+                raise ApplicationError(ErrorCode.LINK_INVALID)
+            if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+                raise ApplicationError(ErrorCode.EMAIL_TAKEN)
+            user.email = profile.email_pending
+            user.save(update_fields=["email"])
+            profile.email_pending = ""
+            profile.save(update_fields=["email_pending"])
+    except IntegrityError:  # confirmed for another account at the same moment (the index on LOWER(email))
+        raise ApplicationError(ErrorCode.EMAIL_TAKEN) from None
+    return user
+
+
+def user_language_set(*, user: Any, language: str) -> str:
+    """The language of the account's pages and mails ("" : the browser's)."""
+    with transaction.atomic():
+        profile = _profile_of(user, lock=True)
+        profile.language = _language(language)
+        profile.save(update_fields=["language"])
+    return profile.language
+
+
+def user_language(*, user: Any) -> str:
+    return _profile_of(user).language
+
+
+def account_email(*, user: Any) -> dict[str, Any]:
+    """What ``auth/me`` says of the account's address."""
+    profile = _profile_of(user)
+    confirmed = get_user_model().objects.filter(pk=user.pk).values_list("email", flat=True).first() or ""
+    return {
+        "email": confirmed or profile.email_pending or None,
+        "email_confirmed": bool(confirmed),
+        "email_pending": profile.email_pending or None,
+        "language": profile.language,
+    }
 
 
 def user_signed_in(*, user: Any, guest_session_key: str | None, token_name: str) -> tuple[ApiToken, str]:
@@ -186,7 +467,7 @@ def account_delete(*, user: Any, password: str) -> None:
         game_ids = list(Game.objects.select_for_update().filter(owner=user).order_by("pk").values_list("pk", flat=True))
         User.objects.select_for_update().filter(pk=user.pk).exists()  # (no login meanwhile)
         days = daily_results_detach(user_id=user.pk)
-        session_keys = account_session_keys(user_id=user.pk)
+        session_keys = list(LoginSession.objects.filter(user=user).values_list("session_key", flat=True))
         Session.objects.filter(session_key__in=session_keys).delete()
         IdempotencyRecord.objects.filter(scope=f"user:{user.pk}").delete()
         DailyStartLink.objects.filter(user=user).delete()
@@ -202,18 +483,3 @@ def account_delete(*, user: Any, password: str) -> None:
         store = caches[django_settings.SESSION_CACHE_ALIAS]
         cached = [SessionStore.cache_key_prefix + key for key in session_keys]
         transaction.on_commit(lambda: store.delete_many(cached))
-
-
-def account_session_keys(*, user_id: int) -> list[str]:
-    """The keys of the unexpired sessions logged in to ``user_id``. Sessions name their account
-    only inside their (signed) data, so each is decoded: a scan of every live session, guests'
-    too (measured 0.26 ms a session on the shared development machine: 26 s per 100,000). That is
-    a stopgap: with an index of each account's signed-in sessions (the account page's list, issue
-    26) the deletion ends exactly those and this scan goes."""
-    store = SessionStore()
-    keys: list[str] = []
-    rows = Session.objects.filter(expire_date__gt=timezone.now()).values_list("session_key", "session_data")
-    for key, data in rows.iterator(chunk_size=2000):
-        if str(store.decode(data).get(SESSION_KEY)) == str(user_id):
-            keys.append(key)
-    return keys

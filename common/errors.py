@@ -144,6 +144,19 @@ class ErrorCode(StrEnum):
         pgettext_lazy("wrong_password", "The password is wrong: nothing was changed."),
     )
     WEAK_PASSWORD = "weak_password", 400, pgettext_lazy("weak_password", "The password is too weak: {reason}")
+    BAD_EMAIL = "bad_email", 400, pgettext_lazy("bad_email", "That is not an e-mail address, e.g. lena@example.org.")
+    EMAIL_TAKEN = (
+        "email_taken",
+        400,
+        pgettext_lazy("email_taken", "This e-mail address already belongs to another account."),
+    )
+    LINK_INVALID = (
+        "link_invalid",
+        400,
+        pgettext_lazy(
+            "link_invalid", "This link is invalid, was used already or has expired: please ask for a new one."
+        ),
+    )
     NOT_AUTHENTICATED = "not_authenticated", 401, pgettext_lazy("not_authenticated", "Please log in.")
     AUTHENTICATION_FAILED = (
         "authentication_failed",

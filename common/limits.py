@@ -13,6 +13,10 @@ DEFAULT_RATES: dict[str, str] = {
     "auth": "30/minute",
     "auth_ip": "60/minute",
     "login_username": "20/minute",
+    # Mails the site sends (password reset, address confirmation): per e-mail address or account,
+    # and per IP, so that nobody floods someone's mailbox.
+    "mail": "5/hour",
+    "mail_ip": "30/hour",
     "game_start": "120/minute",
     "game_start_ip": "600/minute",
     "moves": "1200/minute",

@@ -164,6 +164,19 @@ class UsernameThrottle(_Throttle):
         return self.key(f"{address}\n{name}")
 
 
+class EmailThrottle(_Throttle):
+    """Per e-mail address named in the body (case-folded): the password-reset mails to one address,
+    whoever asks. It counts the same for an address with an account and one without, so its 429
+    tells nobody which is which."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        data = request.data if isinstance(request.data, dict) else {}
+        email = data.get("email")
+        if not isinstance(email, str) or not email.strip():
+            return None
+        return self.key(unicodedata.normalize("NFKC", email).strip().casefold()[:254])
+
+
 class FormUsernameThrottle(UsernameThrottle):
     """Per username and address of a login form (the admin's): the same counter as the API login's."""
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import account_views, views
 
 urlpatterns = [
     path("", views.play, name="play"),
@@ -14,5 +14,9 @@ urlpatterns = [
     path("signup", views.signup, name="signup"),
     path("players/<str:username>", views.player, name="player"),
     path("account/delete", views.account_delete, name="account-delete"),
+    path("account", account_views.account, name="account"),
+    path("account/password-reset", account_views.password_reset, name="password-reset"),
+    path("account/reset/<uidb64>/<token>", account_views.PasswordResetConfirm.as_view(), name="password-reset-confirm"),
+    path("account/email/<str:token>", account_views.email_confirm, name="email-confirm"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

@@ -137,6 +137,28 @@ PAGES = {
             "Delete your Yukon Solitaire account: what goes, what stays on the leaderboards.",
         ),
     ),
+    "account": (
+        pgettext_lazy("title.account", "Your account – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.account",
+            "Your Yukon Solitaire account: password, e-mail, language, play settings, API tokens, signed-in "
+            "sessions and the export of your games.",
+        ),
+    ),
+    "password_reset": (
+        pgettext_lazy("title.password_reset", "Forgot your password? – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.password_reset", "Get a link by e-mail to set a new password for your Yukon Solitaire account."
+        ),
+    ),
+    "password_set": (
+        pgettext_lazy("title.password_set", "Set a new password – Yukon Solitaire"),
+        pgettext_lazy("description.password_set", "Choose a new password for your Yukon Solitaire account."),
+    ),
+    "email_confirm": (
+        pgettext_lazy("title.email_confirm", "Confirm your e-mail address – Yukon Solitaire"),
+        pgettext_lazy("description.email_confirm", "Confirm the e-mail address of your Yukon Solitaire account."),
+    ),
     "signup": (
         pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
         pgettext_lazy(
@@ -155,6 +177,7 @@ MODULES = {
     "stats.js": ["i18n", "strings", "api", "nav"],
     "archive.js": ["i18n", "strings", "api", "nav"],
     "auth.js": ["i18n", "strings", "api", "nav"],
+    "account.js": ["i18n", "strings", "api", "nav", "settings"],
     "games.js": ["i18n", "strings", "api", "nav"],
     "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
     "player.js": ["i18n", "strings", "api", "nav"],
@@ -172,6 +195,21 @@ def catalog_version() -> str:
     return digest.hexdigest()[:12]
 
 
+def page_context(page: str, script: str, *, name: str = "") -> dict[str, object]:
+    """What ``base.html`` needs of a page: its title and description (``{name}`` filled in), and
+    its scripts."""
+    title, description = (str(text).format(name=name) for text in PAGES[page])
+    return {
+        "page": page,
+        "title": title,
+        "description": description,
+        "script": f"frontend/{script}",
+        "modules": [f"frontend/{module}.js" for module in MODULES[script]],
+        "settings_fields": SETTINGS_FIELDS,
+        "catalog_version": catalog_version(),
+    }
+
+
 def _page(
     request: HttpRequest,
     template: str,
@@ -182,22 +220,7 @@ def _page(
     status: int = 200,
     **context: object,
 ) -> HttpResponse:
-    title, description = (str(text).format(name=name) for text in PAGES[page])
-    return render(
-        request,
-        f"frontend/{template}",
-        {
-            "page": page,
-            "title": title,
-            "description": description,
-            "script": f"frontend/{script}",
-            "modules": [f"frontend/{name}.js" for name in MODULES[script]],
-            "settings_fields": SETTINGS_FIELDS,
-            "catalog_version": catalog_version(),
-            **context,
-        },
-        status=status,
-    )
+    return render(request, f"frontend/{template}", {**page_context(page, script, name=name), **context}, status=status)
 
 
 @require_safe

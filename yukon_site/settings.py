@@ -16,6 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from common.limits import rates_from_env
+from common.mail import email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -68,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.LoginSessionMiddleware",  # the account page's list of signed-in sessions
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.ApiErrorMiddleware",
@@ -192,6 +194,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "fairplay-links-prune": {"task": "games.fairplay_links_prune", "schedule": 3600.0},
     # Safety net behind the review task of each ranked win: the wins still pending (a lost task).
     "ranked-reviews": {"task": "games.ranked_reviews_pending", "schedule": 300.0},
+    "login-sessions-prune": {"task": "accounts.login_sessions_prune", "schedule": 3600.0},
 }
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------
@@ -253,6 +256,19 @@ RESERVED_USERNAMES = [
     "api",
     *env_list("RESERVED_USERNAMES", ""),
 ]
+
+# Password reset links (Django's tokens) are valid one day; e-mail confirmation links three days.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
+EMAIL_CONFIRM_TIMEOUT = int(os.environ.get("EMAIL_CONFIRM_TIMEOUT", str(3 * 24 * 3600)))
+
+# -- e-mail (password reset, address confirmation) ----------------------------------------------
+# EMAIL_URL: smtp://user:password@host:587 (STARTTLS: port 587 or ?tls=1), smtps://user:password@host:465
+# (TLS from the start), read like DATABASE_URL (common/mail.py). Unset: the mails are printed on the
+# console (`make run`: the links appear in the terminal).
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+globals().update(email_settings(EMAIL_URL))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yukon Solitaire <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # -- languages, time ---------------------------------------------------------------------------
 LANGUAGE_CODE = "de"

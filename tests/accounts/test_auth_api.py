@@ -12,7 +12,13 @@ from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
 
-DEFAULTS = {"double_click": True, "drop_hints": True, "interactive_rules": True, "auto_drop": False}
+DEFAULTS = {
+    "double_click": True,
+    "drop_hints": True,
+    "interactive_rules": True,
+    "auto_drop": False,
+    "four_color": False,
+}
 
 
 def test_register_creates_an_account_with_a_working_token(guest):
@@ -201,8 +207,17 @@ def test_an_account_changes_its_settings_and_they_are_remembered(account, player
     assert changed == {**DEFAULTS, "auto_drop": True}
     assert factories.token_client(account).get("/api/v1/auth/settings").json() == changed
     replaced = {"double_click": False, "drop_hints": False, "interactive_rules": False, "auto_drop": False}
-    assert player.put("/api/v1/auth/settings", replaced).json() == replaced
-    assert Profile.objects.get(user=account).settings() == replaced
+    assert player.put("/api/v1/auth/settings", replaced).json() == {**replaced, "four_color": False}
+    assert player.put("/api/v1/auth/settings", {**replaced, "four_color": True}).json()["four_color"] is True
+    assert Profile.objects.get(user=account).settings() == {**replaced, "four_color": True}
+
+
+def test_a_guest_s_four_colour_deck_goes_with_the_account_at_sign_up(guest):
+    guest.patch("/api/v1/auth/settings", {"four_color": True})
+
+    guest.post("/api/v1/auth/register", {"username": "lena", "password": "Klondike-1896"})
+
+    assert Profile.objects.get(user__username="lena").four_color is True
 
 
 def test_put_needs_all_four_settings(player):

@@ -38,6 +38,11 @@ PAGES = {
     "/stats": "document.body.dataset.statsReady === '1'",
     "/login": "true",
     "/signup": "true",
+    "/account/password-reset": "true",
+}
+#: The pages only an account sees.
+ACCOUNT_PAGES = {
+    "/account": "document.querySelectorAll('#sessions-list li').length > 0",
 }
 
 axe = Axe()
@@ -54,7 +59,7 @@ def violations(page: Any, where: str) -> list[str]:
 
 def visit(page: Any, path: str) -> None:
     page.goto(path, wait_until="networkidle")
-    page.wait_for_function(PAGES[path.split("?")[0]])
+    page.wait_for_function({**PAGES, **ACCOUNT_PAGES}[path.split("?")[0]])
 
 
 def close_dialog(page: Any) -> None:
@@ -126,7 +131,7 @@ def test_no_page_or_dialog_has_a_wcag_violation(new_page: Any, device: str, loca
     for _ in range(3):
         factories.game(owner=account, engine=won())
     log_in(page, account)
-    for path in ("/stats", "/games", "/daily", "/"):
+    for path in ("/stats", "/games", "/daily", "/account", "/"):
         visit(page, path)
         found += violations(page, f"{path} logged in")
 

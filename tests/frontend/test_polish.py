@@ -47,7 +47,21 @@ def test_every_button_on_a_phone_has_a_name_and_shows_an_icon_or_text(new_page: 
     assert page.locator("#winnable-button svg").bounding_box()["width"] > 0
 
 
-@pytest.mark.parametrize("path", ["/", "/daily", "/leaderboards", "/archive", "/stats", "/games", "/login", "/signup"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/daily",
+        "/leaderboards",
+        "/archive",
+        "/stats",
+        "/games",
+        "/login",
+        "/signup",
+        "/account",
+        "/account/password-reset",
+    ],
+)
 def test_no_page_scrolls_sideways_at_360_px(new_page: Any, path: str) -> None:
     user = factories.user()
     won = factories.game(owner=user, code="YU1-R-AAAAAAC", status=StatusChoices.WON)

@@ -105,9 +105,9 @@ SETTINGS: dict[str, Any] = {
             # No schema can say which password belongs to a username, which usernames are
             # taken, or which passwords Django's validators find too weak: these two refuse
             # well-formed requests with 400 (`bad_credentials`, `username_taken`,
-            # `weak_password`) by design (SPEC section 7); nor which password deletes an account
-            # (`wrong_password`: the clients here never send theirs).
-            "include-operation-id": ["auth_login", "auth_register", "auth_me_destroy"],
+            # `weak_password`) by design (SPEC section 7); nor which password deletes an account or
+            # is the present one (`wrong_password`: the clients here never send theirs).
+            "include-operation-id": ["auth_login", "auth_register", "auth_me_destroy", "auth_password_change"],
             "checks": {"positive_data_acceptance": {"enabled": False}},
         },
         {

@@ -100,7 +100,8 @@ export const games = {
 export const auth = {
   me: () => request("GET", "auth/me"),
   login: (username, password) => request("POST", "auth/login", { username, password }),
-  register: (username, password) => request("POST", "auth/register", { username, password }),
+  register: (username, password, email = "") =>
+    request("POST", "auth/register", email ? { username, password, email } : { username, password }),
   logout: () => request("POST", "auth/logout"),
   /** Delete the account (its password asked again); 204, then the session is a guest's. */
   deleteAccount: (password) => request("DELETE", "auth/me", { password }),

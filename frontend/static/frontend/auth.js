@@ -54,7 +54,12 @@ function describe(err) {
 }
 
 // Each problem beside its field, in the player's language (issue 16, item 13).
-const FIELD_OF = { username_taken: "username", bad_username: "username", weak_password: "password" };
+const FIELD_OF = {
+  username_taken: "username",
+  bad_username: "username",
+  weak_password: "password",
+  bad_email: "email",
+};
 function fieldError(name, text) {
   const input = form.elements[name];
   let note = document.getElementById(`${name}-error`);
@@ -83,7 +88,9 @@ form?.addEventListener("submit", async (event) => {
   const submit = form.querySelector("button[type=submit]");
   submit.disabled = true;
   try {
-    const answer = mode === "signup" ? await auth.register(username, password) : await auth.login(username, password);
+    const email = form.elements.email ? form.elements.email.value.trim() : "";
+    const answer =
+      mode === "signup" ? await auth.register(username, password, email) : await auth.login(username, password);
     rememberLogin((answer && answer.username) || username);
     location.href = nextUrl();
   } catch (err) {

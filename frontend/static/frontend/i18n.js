@@ -12,6 +12,7 @@ const STRINGS = {
   "nav.login": pgettext("nav.login", "Log in"),
   "nav.signup": pgettext("nav.signup", "Sign up"),
   "nav.logout": pgettext("nav.logout", "Log out"),
+  "nav.account": pgettext("nav.account", "Account"),
   "nav.guest": pgettext("nav.guest", "Guest"),
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),

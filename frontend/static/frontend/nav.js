@@ -53,7 +53,12 @@ function renderAccount(box, user, page) {
         location.href = "/";
       }
     });
-    box.append(who, out);
+    const account = document.createElement("a");
+    account.href = "/account";
+    account.id = "account-link";
+    account.textContent = t("nav.account");
+    if (page === "account") account.setAttribute("aria-current", "page");
+    box.append(who, account, out);
   } else {
     const guest = document.createElement("span");
     guest.className = "who guest";

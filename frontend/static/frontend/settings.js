@@ -1,4 +1,4 @@
-// The four play settings of SPEC 3 (+ the four-colour deck, a display choice kept in the browser).
+// The four play settings of SPEC 3 and the four-colour deck (a display choice).
 // A logged-in player's settings live in the account (GET/PATCH auth/settings); a guest's in
 // localStorage, and in the guest's session too, so that signing up carries them over.
 import { request } from "./api.js";
@@ -14,7 +14,7 @@ export const DEFAULTS = Object.freeze({
   four_color: false, // display only
 });
 
-const SERVER_KEYS = ["double_click", "drop_hints", "interactive_rules", "auto_drop"];
+const SERVER_KEYS = ["double_click", "drop_hints", "interactive_rules", "auto_drop", "four_color"];
 
 function readLocal() {
   try {

@@ -1,0 +1,75 @@
+"""The site's mails: a password-reset link (Django's ``PasswordResetForm`` and its tokens) and the
+link that confirms an address (``accounts.services.email_confirmation_token``). Each in the
+account's language (else the one of the request that asked), as plain text and HTML, from
+``DEFAULT_FROM_EMAIL`` through the backend ``EMAIL_URL`` chose (``common/mail.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.contrib.auth.forms import PasswordResetForm
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from .models import Profile
+
+TEMPLATES = "accounts/mail/"
+
+
+class _ResetForm(PasswordResetForm):
+    """Django's form, each mail in its account's language."""
+
+    fallback_language = "de"
+
+    def send_mail(
+        self, subject_template_name: str, email_template_name: str, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> None:
+        profile = Profile.objects.filter(user=context["user"]).first()
+        language = (profile.language if profile else "") or self.fallback_language
+        with translation.override(language):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
+def password_reset_send(*, email: str, link_base: str, language: str) -> int:
+    """Mail a reset link to each active account whose confirmed address is ``email`` (at most one:
+    confirmed addresses are unique); how many were sent."""
+    form = _ResetForm({"email": email})
+    if not form.is_valid():
+        return 0
+    form.fallback_language = language
+    users = list(form.get_users(email))
+    base = urlsplit(link_base)
+    form.save(
+        domain_override=base.netloc,
+        use_https=base.scheme == "https",
+        subject_template_name=TEMPLATES + "password_reset_subject.txt",
+        email_template_name=TEMPLATES + "password_reset.txt",
+        html_email_template_name=TEMPLATES + "password_reset.html",
+    )
+    return len(users)
+
+
+def email_confirmation_send(*, user_id: int, email: str, link_base: str, language: str) -> bool:
+    """Mail the confirmation link of ``email`` to it, if it still waits for one on that account."""
+    from .services import email_confirmation_token
+
+    profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
+    if profile is None or profile.email_pending != email:
+        return False  # changed or confirmed meanwhile: that link would not work
+    token = email_confirmation_token(user_id=user_id, email=email)
+    context = {
+        "user": profile.user,
+        "email": email,
+        "link": link_base.rstrip("/") + reverse("email-confirm", args=[token]),
+        "site": urlsplit(link_base).netloc,
+    }
+    with translation.override(profile.language or language):
+        subject = "".join(render_to_string(TEMPLATES + "email_confirm_subject.txt", context).splitlines())
+        text = render_to_string(TEMPLATES + "email_confirm.txt", context)
+        message = EmailMultiAlternatives(subject, text, to=[email])
+        message.attach_alternative(render_to_string(TEMPLATES + "email_confirm.html", context), "text/html")
+        message.send()
+    return True

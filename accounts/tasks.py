@@ -1,0 +1,28 @@
+"""Celery tasks of the accounts app: the mails (thin: they call :mod:`accounts.mail`).
+
+A retried mail task may send its mail twice; a reset or confirmation link sent twice is harmless.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from common.retries import RETRY
+
+from . import mail, services
+
+
+@shared_task(name="accounts.password_reset_send", **RETRY)
+def password_reset_send(*, email: str, link_base: str, language: str) -> None:
+    mail.password_reset_send(email=email, link_base=link_base, language=language)
+
+
+@shared_task(name="accounts.login_sessions_prune", **RETRY)
+def login_sessions_prune() -> None:
+    """Beat, hourly: the list rows of sessions that ended without a logout go (idempotent)."""
+    services.login_sessions_prune()
+
+
+@shared_task(name="accounts.email_confirmation_send", **RETRY)
+def email_confirmation_send(*, user_id: int, email: str, link_base: str, language: str) -> None:
+    mail.email_confirmation_send(user_id=user_id, email=email, link_base=link_base, language=language)

@@ -1,0 +1,217 @@
+"""An account's e-mail address (confirmed by a signed link) and the password reset by an e-mailed
+link (Django's tokens) - SPEC section 6, issue 26 items 3 and 4."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import Profile
+from tests import factories
+from tests.support import assert_error
+
+# Transactional: the mails go out once the request's transaction commits (transaction.on_commit).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+NEW = "Chilkoot-Pass-1897"
+
+
+def _link(message, kind: str) -> str:
+    match = re.search(rf"https?://testserver(/account/{kind}/\S+)", message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def _confirmed(account, email: str, mailoutbox) -> None:
+    client = factories.token_client(account)
+    assert client.put("/api/v1/auth/email", {"email": email}).status_code == 202
+    assert APIClient().get(_link(mailoutbox[-1], "email")).status_code == 200
+
+
+def _browser(account) -> APIClient:
+    client = APIClient()
+    login = {"username": account.username, "password": factories.PASSWORD}
+    assert client.post("/api/v1/auth/login", login).status_code == 200
+    return client
+
+
+# -- the address -----------------------------------------------------------------------------------
+
+
+def test_an_address_given_at_sign_up_is_confirmed_by_the_link_mailed_to_it(guest, mailoutbox):
+    response = guest.post(
+        "/api/v1/auth/register", {"username": "lena", "password": "Klondike-1896", "email": "Lena@Example.ORG"}
+    )
+
+    assert response.status_code == 201
+    me = guest.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("Lena@example.org", False, "Lena@example.org")
+    [message] = mailoutbox
+    assert message.to == ["Lena@example.org"]
+    assert "Bestätige" in message.subject  # the language of the sign-up (German by default)
+    assert message.alternatives and message.alternatives[0][1] == "text/html"
+    page = APIClient().get(_link(message, "email"))
+    assert page.status_code == 200 and "Lena@example.org" in page.content.decode()
+    me = guest.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("Lena@example.org", True, None)
+
+
+def test_a_new_address_replaces_the_confirmed_one_only_once_confirmed(account, player, mailoutbox):
+    _confirmed(account, "old@example.org", mailoutbox)
+
+    assert player.put("/api/v1/auth/email", {"email": "new@example.org"}).status_code == 202
+
+    me = player.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("old@example.org", True, "new@example.org")
+    assert APIClient().get(_link(mailoutbox[-1], "email")).status_code == 200
+    me = player.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_pending"]) == ("new@example.org", None)
+
+
+def test_a_confirmation_link_expires_and_an_old_one_stops_working(account, player, mailoutbox, settings):
+    player.put("/api/v1/auth/email", {"email": "first@example.org"})
+    first = _link(mailoutbox[-1], "email")
+    player.put("/api/v1/auth/email", {"email": "second@example.org"})
+    second = _link(mailoutbox[-1], "email")
+
+    assert APIClient().get(first).status_code == 400  # replaced by the second address
+    with time_machine.travel(timezone.now() + timedelta(seconds=settings.EMAIL_CONFIRM_TIMEOUT + 60)):
+        expired = APIClient().get(second, HTTP_ACCEPT_LANGUAGE="en")
+    assert expired.status_code == 400 and "expired" in expired.content.decode()
+    assert APIClient().get(second[:-3] + "abc").status_code == 400  # forged
+    assert player.get("/api/v1/auth/me").json()["email_confirmed"] is False
+
+
+def test_an_address_is_confirmed_for_one_account_only_whatever_its_case(account, player, mailoutbox):
+    other = factories.user()
+    _confirmed(other, "Shared@example.org", mailoutbox)
+
+    answer = player.put("/api/v1/auth/email", {"email": "shared@EXAMPLE.org"})
+
+    assert answer.status_code == 202  # the answer tells nobody that an account has it
+    page = APIClient().get(_link(mailoutbox[-1], "email"))
+    assert page.status_code == 400 and "gehört schon zu einem anderen Konto" in page.content.decode()
+    assert get_user_model().objects.get(pk=account.pk).email == ""
+
+
+@pytest.mark.parametrize("email", ["no-at-sign", "a@", "two@@example.org", "x" * 250 + "@a.de"])
+def test_a_bad_address_is_refused(player, email):
+    response = player.put("/api/v1/auth/email", {"email": email})
+
+    assert response.status_code == 400 and response.json()["error"] in {"bad_email", "bad_request"}
+
+
+def test_the_address_can_be_removed(account, player, mailoutbox):
+    _confirmed(account, "lena@example.org", mailoutbox)
+
+    assert player.delete("/api/v1/auth/email").status_code == 204
+
+    me = player.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_confirmed"]) == (None, False)
+
+
+# -- the password reset ----------------------------------------------------------------------------
+
+
+def _reset(client: APIClient, email: str, **headers: str):
+    return client.post("/api/v1/auth/password-reset", {"email": email}, **headers)
+
+
+def _set_password(link: str, password: str = NEW) -> tuple[APIClient, object]:
+    """Open the mailed link and set ``password`` as a browser does: Django's view moves the token
+    into the session and shows the form at .../set-password."""
+    browser = APIClient()
+    opened = browser.get(link)
+    assert opened.status_code == 302, opened.status_code
+    form_url = opened["Location"]
+    answer = browser.post(form_url, {"new_password1": password, "new_password2": password}, format="multipart")
+    return browser, answer
+
+
+def test_a_known_and_an_unknown_address_get_the_same_answer(account, mailoutbox):
+    _confirmed(account, "lena@example.org", mailoutbox)
+    mailoutbox.clear()
+
+    known = _reset(APIClient(), "LENA@example.org")
+    unknown = _reset(APIClient(), "nobody@example.org")
+
+    assert known.status_code == unknown.status_code == 202
+    assert known.json() == unknown.json()
+    assert [message.to for message in mailoutbox] == [["lena@example.org"]]
+
+
+def test_an_unconfirmed_address_gets_no_reset_mail(guest, mailoutbox):
+    guest.post("/api/v1/auth/register", {"username": "lena", "password": "Klondike-1896", "email": "lena@example.org"})
+    mailoutbox.clear()
+
+    assert _reset(APIClient(), "lena@example.org").status_code == 202
+
+    assert mailoutbox == []
+
+
+def test_the_mailed_link_sets_a_new_password_logs_in_and_ends_the_other_sessions(account, mailoutbox):
+    Profile.objects.filter(user=account).update(language="en")
+    _confirmed(account, "lena@example.org", mailoutbox)
+    elsewhere = _browser(account)
+    bot = factories.token_client(account)
+
+    _reset(APIClient(), "lena@example.org")
+    message = mailoutbox[-1]
+    assert message.subject == "Set a new password for Yukon Solitaire"  # the account's language
+    html = message.alternatives[0][0]
+    link = _link(message, "reset")
+    assert link in html
+    browser, answer = _set_password(link)
+
+    assert answer.status_code == 302 and answer["Location"] == "/account?password=reset"
+    assert browser.get("/api/v1/auth/me").json()["username"] == account.username
+    assert elsewhere.get("/api/v1/auth/me").json()["authenticated"] is False
+    assert bot.get("/api/v1/auth/me").status_code == 401
+    assert APIClient().post("/api/v1/auth/login", {"username": account.username, "password": NEW}).status_code == 200
+    again = APIClient().get(link, follow=True)
+    assert 'id="reset-invalid"' in again.content.decode()  # one use
+
+
+def test_a_reset_link_is_void_after_a_day_and_after_a_password_change(account, mailoutbox, settings):
+    _confirmed(account, "lena@example.org", mailoutbox)
+    _reset(APIClient(), "lena@example.org")
+    link = _link(mailoutbox[-1], "reset")
+
+    with time_machine.travel(timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT + 60)):
+        assert 'id="reset-invalid"' in APIClient().get(link, follow=True).content.decode()
+    factories.token_client(account).post(
+        "/api/v1/auth/password", {"old_password": factories.PASSWORD, "new_password": NEW}
+    )
+    assert 'id="reset-invalid"' in APIClient().get(link, follow=True).content.decode()
+
+
+def test_a_weak_new_password_is_refused_on_the_reset_page(account, mailoutbox):
+    _confirmed(account, "lena@example.org", mailoutbox)
+    _reset(APIClient(), "lena@example.org")
+
+    _, answer = _set_password(_link(mailoutbox[-1], "reset"), "12345678")
+
+    assert answer.status_code == 200 and "field-error" in answer.content.decode()
+    account.refresh_from_db()
+    assert account.check_password(factories.PASSWORD)
+
+
+@pytest.mark.usefixtures("steady_throttle_window")
+def test_reset_mails_are_limited_per_address_whether_it_has_an_account_or_not(account, mailoutbox, settings):
+    _confirmed(account, "lena@example.org", mailoutbox)
+    limit = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["mail"].split("/")[0])
+
+    for email in ("lena@example.org", "nobody@example.org"):
+        answers = [_reset(APIClient(REMOTE_ADDR=f"10.9.{n}.1"), email).status_code for n in range(limit + 1)]
+        assert answers == [202] * limit + [429], email
+    assert _reset(APIClient(REMOTE_ADDR="10.9.99.1"), "other@example.org").status_code == 202
+
+
+def test_a_bad_address_for_a_reset_is_refused(guest):
+    assert_error(_reset(guest, "not an address"), 400, "bad_email")
