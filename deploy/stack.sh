@@ -15,6 +15,9 @@ export SECURE_HSTS_SECONDS=${SECURE_HSTS_SECONDS:-0}
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
 export PORT=${PORT:-8000}
 mkdir -p var
+# The processes' metrics (common/metrics.py): a fresh stack, so the last run's counters go.
+export METRICS_DIR=${METRICS_DIR:-$PWD/var/metrics}
+mkdir -p "$METRICS_DIR" && find "$METRICS_DIR" -name '*.db' -type f -delete
 if [ -z "${SECRET_KEY:-}" ]; then
   # A key of this machine's own, made once and kept out of the repository.
   [ -s var/secret_key ] || .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
