@@ -337,6 +337,15 @@ if METRICS_DIR and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _metrics_folder = Path(METRICS_DIR) / socket.gethostname()
     _metrics_folder.mkdir(parents=True, exist_ok=True)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(_metrics_folder)
+# Errors go to Sentry only when SENTRY_DSN is set; without it the SDK is not even initialised.
+# What an event may carry (no card, no daily code, no body): common/sentry.py.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from common.sentry import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT") or ("development" if DEBUG else "production")
+    )
 
 # -- logging: JSON lines with a request id; paths and codes only, never bodies or game states ----
 LOGGING = {
