@@ -215,3 +215,17 @@ def test_the_counters_of_several_processes_add_up(tmp_path: Path) -> None:
     assert value(samples, "yukon_http_responses_total", **healthz, status="200") == 7
     assert value(samples, "yukon_http_request_duration_seconds_count", **healthz) == 7
     assert value(samples, "yukon_celery_task_duration_seconds_count", task="yukon_site.ping", state="SUCCESS") == 2
+
+
+def test_the_compose_file_gives_web_and_worker_one_metrics_folder() -> None:
+    """The worker's task durations reach the web's /metrics only through a folder both share."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    folders = set()
+    for service in ("web", "worker"):
+        spec = compose["services"][service]
+        folder = spec["environment"]["METRICS_DIR"]
+        assert any(volume.split(":")[1] == folder for volume in spec["volumes"]), (service, spec["volumes"])
+        folders.add((folder, tuple(spec["volumes"])))
+    assert len(folders) == 1
