@@ -5,7 +5,8 @@ What is counted as it happens (in the process where it happens):
 - every request: its duration by route and method, its answer by route, method and status, and
   every 4xx/5xx by its error code (:class:`common.errors.ErrorCode`; ``none`` for an HTML page).
   The route is the URL pattern (``api/v1/games/<uuid:game_id>/moves``), never the path with its ids;
-  ``<unmatched>`` when no pattern matched (a 404, or an answer before the URL was resolved);
+  ``<static>`` for a static file, ``<unmatched>`` when no pattern matched (a 404, or an answer
+  before the URL was resolved);
 - every move and undo played (committed), by rule, and every win;
 - every Celery task's duration by task name and final state (Celery's ``task_prerun`` and
   ``task_postrun`` signals, in the worker process that runs it).
@@ -72,12 +73,17 @@ TASK_DURATION = Histogram(
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _CODES = frozenset(code.value for code in ErrorCode)
 UNMATCHED = "<unmatched>"
+STATIC = "<static>"
+_STATIC_PREFIX = settings.STATIC_URL or "/static/"
 
 
 def route_of(request: HttpRequest) -> str:
-    """The URL pattern that answered (``api/v1/games/<uuid:game_id>``), not the path."""
+    """The URL pattern that answered (``api/v1/games/<uuid:game_id>``), not the path; ``<static>``
+    for a file WhiteNoise served (before any URL is resolved)."""
     match = getattr(request, "resolver_match", None)
-    return match.route if match is not None and match.route else UNMATCHED
+    if match is not None and match.route:
+        return str(match.route)
+    return STATIC if request.path.startswith(_STATIC_PREFIX) else UNMATCHED
 
 
 def error_code_of(response: HttpResponse) -> str:

@@ -115,6 +115,13 @@ def test_errors_are_counted_by_their_code_pages_and_paths_that_name_nothing_too(
     assert value(after, "yukon_http_errors_total", **page) == value(before, "yukon_http_errors_total", **page) + 1
 
 
+def test_static_files_are_one_route(scraper: Client, db: Any) -> None:
+    served = {"route": "<static>", "method": "GET", "status": "200"}
+    before = value(scrape(scraper), "yukon_http_responses_total", **served)
+    assert Client().get("/static/frontend/app.css").status_code == 200
+    assert value(scrape(scraper), "yukon_http_responses_total", **served) == before + 1
+
+
 def test_a_tasks_duration_is_recorded_by_name_and_state(scraper: Client, db: Any) -> None:
     from yukon_site.celery import ping
 
