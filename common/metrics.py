@@ -96,10 +96,11 @@ def error_code_of(response: HttpResponse) -> str:
     return str(code) if code in _CODES else "none"
 
 
-#: The labelled series of each (route, method, status) seen (and of each (rule, kind, 0) of the
-#: moves), so that a request skips ``labels()`` (a lock and a look-up of its own: half the cost of
+#: The labelled series of each (route, method, status) seen, and of each (rule, kind) of the moves,
+#: so that a request skips ``labels()`` (a lock and a look-up of its own: half the cost of
 #: counting). As many as the routes times methods and statuses they answer: bounded.
 _series: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+_move_series: dict[tuple[str, str], Any] = {}
 
 
 def request_observe(request: HttpRequest, response: HttpResponse, seconds: float) -> None:
@@ -133,10 +134,10 @@ class MetricsMiddleware:
 def move_played(*, rule: str, undo: bool, won: bool) -> None:
     """A move or an undo was committed (``games.services``)."""
     kind = "undo" if undo else "move"
-    series = _series.get((rule, kind, 0))
+    series = _move_series.get((rule, kind))
     if series is None:
-        series = _series[(rule, kind, 0)] = (MOVES.labels(rule, kind), None)
-    series[0].inc()
+        series = _move_series[(rule, kind)] = MOVES.labels(rule, kind)
+    series.inc()
     if won:
         WINS.labels(rule).inc()
 
