@@ -106,9 +106,13 @@ def main() -> None:
         )
     )
 
+    class Match:
+        route = "api/v1/games/<uuid:game_id>/moves"
+
     class Request:
         method = "POST"
-        resolver_match = None
+        path = "/api/v1/games/1/moves"
+        resolver_match = Match()
 
     class Response:
         status_code = 200
