@@ -7,5 +7,7 @@ class CommonConfig(AppConfig):
 
     def ready(self) -> None:
         from .authentication import connect_token_cache_signals
+        from .metrics import task_signals_connect
 
         connect_token_cache_signals()
+        task_signals_connect()

@@ -1,7 +1,10 @@
 """Health checks for load balancers and orchestrators.
 
 ``/healthz``: the process answers (no dependency is touched).
-``/readyz``: the database and (when configured) Redis answer; 503 when either does not.
+``/readyz``: the database and (when configured) Redis answer, and today's daily deal is ready
+(certified by the solver, games/daily.py): dated for today, or a certified spare that the first
+request of the day takes with one UPDATE. 503 with what is missing otherwise. The answer names
+only checks and their states, never a deal, a code or a setting.
 Both answer GET and HEAD (a probe may send either).
 """
 
@@ -41,13 +44,31 @@ def _redis_ok() -> bool | None:
         return False
 
 
+def _daily_deal_state() -> str:
+    """``ok`` when today's deal is certified and dated, or a certified spare waits for the day's
+    first request; ``missing`` when a request for it would answer 503 ``daily_not_ready``."""
+    from games.daily import utc_today  # (games imports common: not at import time)
+    from games.models import DailyDeal
+
+    certified = DailyDeal.objects.filter(solution_length__isnull=False)
+    try:
+        today = certified.filter(date=utc_today()).exists()
+        return "ok" if today or certified.filter(date__isnull=True).exists() else "missing"
+    except DEPENDENCY_ERRORS:
+        connection.close_if_unusable_or_obsolete()
+        return "down"
+
+
 @never_cache
 @require_safe
 def readyz(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database_ok(), "redis": _redis_ok()}
-    ready = all(ok is not False for ok in checks.values())
-    body = {
-        "status": "ok" if ready else "unavailable",
-        "checks": {name: ("ok" if ok else "not configured" if ok is None else "down") for name, ok in checks.items()},
+    database = _database_ok()
+    redis = _redis_ok()
+    checks = {
+        "database": "ok" if database else "down",
+        "redis": "not configured" if redis is None else "ok" if redis else "down",
+        # Read from the database: not asked while it is down.
+        "daily_deal": _daily_deal_state() if database else "unknown",
     }
-    return JsonResponse(body, status=200 if ready else 503)
+    ready = all(state in ("ok", "not configured") for state in checks.values())
+    return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)

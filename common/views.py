@@ -24,7 +24,9 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def api_error(code: ErrorCode) -> JsonResponse:
-    return JsonResponse(error_body(code), status=code.status)
+    response = JsonResponse(error_body(code), status=code.status)
+    response.error_code = code.value  # type: ignore[attr-defined]  # counted by common.metrics
+    return response
 
 
 @csrf_exempt  # it changes nothing; a POST without the CSRF token would otherwise get Django's HTML 403

@@ -20,6 +20,9 @@ export PORT=${PORT:-8000}
 export WEB_PORT=$PORT  # honcho hands the web process PORT; the edge reads WEB_PORT (deploy/caddy.sh)
 export NUM_PROXIES=${NUM_PROXIES:-1}  # granian listens on loopback: the edge is the one proxy
 mkdir -p var
+# The processes' metrics (common/metrics.py): a fresh stack, so the last run's counters go.
+export METRICS_DIR=${METRICS_DIR:-$PWD/var/metrics}
+mkdir -p "$METRICS_DIR" && find "$METRICS_DIR" -name '*.db' -type f -delete
 if [ -z "${SECRET_KEY:-}" ]; then
   # A key of this machine's own, made once and kept out of the repository.
   [ -s var/secret_key ] || .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key

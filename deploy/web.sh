@@ -23,6 +23,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bind=${BIND:-127.0.0.1:${PORT:-8000}}
+# Metrics: each process counts in a file of its own under METRICS_DIR, and /metrics adds them up
+# (common/metrics.py); without it a scrape would see one process's counters only.
+export METRICS_DIR=${METRICS_DIR:-$PWD/var/metrics}
 granian=.venv/bin/granian
 [ -x "$granian" ] || granian=granian  # the container image has it on PATH
 

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from common import metrics
 from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
@@ -234,6 +235,7 @@ def _game_change(
                 raise
             return _replay_stored(game=game, player=player, idempotency=idempotency)
         if saved:
+            metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won)
             if engine.is_won:
                 _game_won_effects(game)
             return outcome

@@ -9,6 +9,7 @@ Unset, everything runs on one machine with nothing else installed: a SQLite file
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import dj_database_url
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "common.observability.RequestIdMiddleware",
+    "common.metrics.MetricsMiddleware",  # request durations and answers by route (/metrics)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "frontend.middleware.PageGZipMiddleware",  # pages gzipped (why that is safe from BREACH: there)
@@ -149,7 +151,7 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # probes speak plain HTTP inside the network
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]  # probes and scrapers: plain HTTP inside the network
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
@@ -342,6 +344,29 @@ SPECTACULAR_SETTINGS = {
         "common.schema.add_examples",
     ],
 }
+
+# -- metrics and error reports (README, "Watching the service") ------------------------------------
+# /metrics (common/metrics.py) answers 404 unless METRICS_TOKEN is set, then only to
+# "Authorization: Bearer <METRICS_TOKEN>".
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The processes' counters, one file per process in a folder per machine (container) under
+# METRICS_DIR, added up by /metrics in any web process (deploy/web.sh and deploy/stack.sh set it,
+# docker-compose.yml shares it between web and worker). prometheus-client reads
+# PROMETHEUS_MULTIPROC_DIR when it is first imported: here, before any app counts anything.
+METRICS_DIR = os.environ.get("METRICS_DIR", "")
+if METRICS_DIR and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _metrics_folder = Path(METRICS_DIR) / socket.gethostname()
+    _metrics_folder.mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(_metrics_folder)
+# Errors go to Sentry only when SENTRY_DSN is set; without it the SDK is not even initialised.
+# What an event may carry (no card, no daily code, no body): common/sentry.py.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from common.sentry import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT") or ("development" if DEBUG else "production")
+    )
 
 # -- logging: JSON lines with a request id; paths and codes only, never bodies or game states ----
 LOGGING = {

@@ -200,6 +200,10 @@ def test_the_edge_serves_https_http2_and_the_static_files_with_their_long_cache(
     plain = edge_get(stack, "/static/frontend/app.css")
     assert plain.status == 200 and plain.headers["Cache-Control"] == "public, max-age=60"
     assert edge_get(stack, "/static/frontend/nothing.css").status == 404
+    # /metrics is for the operator's scraper inside the network: the edge answers it itself, with
+    # nothing (the web process would answer its own page).
+    metrics = edge_get(stack, "/metrics", {"Authorization": "Bearer anything"})
+    assert metrics.status == 404 and metrics.body == b""
 
 
 def test_behind_the_edge_a_forged_forwarded_for_escapes_no_rate_limit(stack: Stack) -> None:

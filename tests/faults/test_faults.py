@@ -115,7 +115,7 @@ def stack() -> Iterator[tuple[Stack, PrivatePostgres, PrivateRedis]]:
     for name in ("web", "worker", "beat"):
         stack.start(name)
     try:
-        wait_until(stack.ready, 90, "the stack ready")
+        wait_until(stack.ready, 150, "the stack ready (with today's deal, certified by the worker)")
         yield stack, postgres, redis
     finally:
         stack.stop_all()

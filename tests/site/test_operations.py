@@ -9,6 +9,7 @@ import os
 import secrets
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from rest_framework.test import APIClient
 
 from common.dependencies import redis_client
 from common.observability import RequestIdFilter
-from games.models import Game
+from games.daily import utc_today
+from games.models import DailyDeal, Game
 from tests import factories
 from tests.support import assert_error, card_names_in, never_seen_cards
 
@@ -41,18 +43,68 @@ def test_healthz_answers_without_touching_dependencies(client: Client) -> None:
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
+DAILY_CODE = "YU2-C-SRPCCPFOWVUCYUNEZFCOBUCFOLZYPIOTXQRWAIZVZOBHCEWX"
+
+
+def _today_deal(**fields: Any) -> DailyDeal:
+    return DailyDeal.objects.create(**{"date": utc_today(), "code": DAILY_CODE, "solution_length": 97, **fields})
+
+
 @pytest.mark.django_db
-def test_readyz_reports_a_reachable_database(client: Client) -> None:
+def test_readyz_is_ok_with_the_database_and_todays_certified_deal(client: Client) -> None:
+    _today_deal()
     response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json()["checks"]["database"] == "ok"
+    assert response.json() == {
+        "status": "ok",
+        "checks": {
+            "database": "ok",
+            "redis": "ok" if os.environ.get("REDIS_URL") else "not configured",
+            "daily_deal": "ok",
+        },
+    }
+    assert DAILY_CODE.encode() not in response.content
+
+
+@pytest.mark.django_db
+def test_readyz_is_503_without_a_certified_deal_for_today_and_says_only_what_is_missing(client: Client) -> None:
+    _today_deal(date=utc_today() - timedelta(days=1))  # yesterday's deal is no use today
+    _today_deal(date=None, solution_length=None)  # nor a spare the solver did not certify
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable" and body["checks"]["daily_deal"] == "missing"
+    assert body["checks"]["database"] == "ok" and set(body) == {"status", "checks"}
+    assert DAILY_CODE.encode() not in response.content
+
+
+@pytest.mark.django_db
+def test_readyz_counts_a_certified_spare_as_ready_and_leaves_it_spare(client: Client) -> None:
+    spare = _today_deal(date=None)
+    response = client.get("/readyz")
+    assert response.status_code == 200 and response.json()["checks"]["daily_deal"] == "ok"
+    spare.refresh_from_db()
+    assert spare.date is None  # the probe gave no deal a date: the first request of the day does
+
+
+@pytest.mark.django_db
+def test_readyz_does_not_ask_for_the_deal_while_the_database_is_down(client: Client, monkeypatch: Any) -> None:
+    _today_deal()
+    monkeypatch.setattr("common.health._database_ok", lambda: False)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"] == "down" and response.json()["checks"]["daily_deal"] == "unknown"
 
 
 @pytest.mark.django_db
 def test_readyz_is_503_while_redis_is_unreachable(client: Client, dead_redis: None) -> None:
+    _today_deal()
     response = client.get("/readyz")
     assert response.status_code == 503
-    assert response.json() == {"status": "unavailable", "checks": {"database": "ok", "redis": "down"}}
+    assert response.json() == {
+        "status": "unavailable",
+        "checks": {"database": "ok", "redis": "down", "daily_deal": "ok"},
+    }
 
 
 @pytest.mark.django_db
