@@ -226,3 +226,19 @@ def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) ->
     table = page.locator("#lb-table")
     assert table.is_visible() or message  # a table, or a friendly word why there is none
     screenshot(page, "leaderboards")
+    assert page.locator("#lb-bad-date").is_hidden()
+
+    # A date that is none (issue 28 item 6): said so, and today's board instead of a broken page.
+    page.goto("/leaderboards?date=2026-13-45")
+    page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
+    today = timezone.now().date()
+    assert page.locator("#lb-bad-date").text_content() == (
+        "„2026-13-45“ ist kein gültiges Datum – hier die Bestenliste von heute."
+    )
+    assert page.locator("#lb-date").input_value() == today.isoformat()
+    assert page.locator("#lb-heading").text_content() == f"{today.day}. {GERMAN_MONTHS[today.month - 1]} {today.year}"
+    page.locator("#lb-prev").click()  # another day: the note has said its word
+    page.wait_for_function("document.getElementById('lb-bad-date').hidden")
+
+
+GERMAN_MONTHS = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()

@@ -79,6 +79,7 @@ addStrings({
   "stats.chart.empty": pgettext("stats.chart.empty", "No finished game yet – the chart appears with your first win."),
   "lb.review.mine": pgettext("lb.review.mine", "Your win in {time} with {moves} is under review: it appears on the board once staff have checked it."),
   "lb.noday": pgettext("lb.noday", "There was no daily deal that day."),
+  "lb.baddate": pgettext("lb.baddate", "“{date}” is not a valid date: here is today's board."),
   "auth.field.required": pgettext("auth.field.required", "Please fill this in."),
   "archive.players": pgettext("archive.players", "Players"),
   "archive.winners": pgettext("archive.winners", "Winners"),
