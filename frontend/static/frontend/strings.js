@@ -45,7 +45,7 @@ addStrings({
   "stats.fewest": pgettext("stats.fewest", "Fewest moves"),
   "stats.avgtime": pgettext("stats.avgtime", "Avg. time (won)"),
   "stats.bestrank": pgettext("stats.bestrank", "Best daily rank"),
-  "stats.chart.time": pgettext("stats.chart.time", "Time (minutes)"),
+  "stats.chart.time": pgettext("stats.chart.time", "Time"),
   "stats.chart.won": pgettext("stats.chart.won", "Won"),
   "stats.chart.open": pgettext("stats.chart.open", "Not finished"),
   "stats.login": pgettext("stats.login", "You are playing as a guest: these are the games of this browser. With an account they are kept, and you get on the leaderboards."),
