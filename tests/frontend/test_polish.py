@@ -151,13 +151,42 @@ def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any
     assert page.locator("#lb-message").text_content() == "An diesem Tag gab es kein Tagesspiel."
 
 
-def test_tapping_a_last_card_that_cannot_go_up_explains_why(page: Any) -> None:
+NOTE_CLEAR = """() => {
+    const note = document.getElementById('rule-note').getBoundingClientRect();
+    const bar = document.querySelector('.game-bar .actions').getBoundingClientRect();
+    const cards = [...document.querySelectorAll('#table .card')].map((card) => card.getBoundingClientRect().bottom);
+    const docked = getComputedStyle(document.getElementById('rule-note')).position !== 'fixed';  // in the page
+    return { overBar: note.top < bar.bottom && note.bottom > bar.top, docked, lowest: Math.max(...cards),
+             noteTop: docked ? Infinity : note.top };
+}"""
+
+
+@pytest.mark.parametrize(
+    "device",
+    [
+        # A desktop window at 200 % zoom (1366 × 800 px seen as 683 × 400), and a phone.
+        {"viewport": {"width": 683, "height": 400}, "device_scale_factor": 2},
+        {"viewport": PHONE, "is_mobile": True, "has_touch": True},
+    ],
+    ids=["zoom-200", "phone"],
+)
+def test_tapping_a_last_card_that_cannot_go_up_explains_why(new_page: Any, device: dict[str, Any]) -> None:
+    page = new_page(**device)
     open_deal(page, "YU1-C-AAAAAAB")  # column 1 holds the 7 of hearts: no foundation takes it
     page.locator("#card-7H").click()
     note = page.locator("#rule-note")
     note.wait_for(state="visible")
     assert note.get_attribute("data-code") == "not_next_on_foundation"
     assert page.locator("#stat-moves").text_content() == "0"
+    # The note covers no control (issue 28 item 9): never the game bar's buttons, at the top of the
+    # page or anywhere else, and the end of the longest column can be scrolled above it.
+    page.evaluate("scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    assert not page.evaluate(NOTE_CLEAR)["overBar"]
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    clear = page.evaluate(NOTE_CLEAR)
+    assert not clear["overBar"] and clear["lowest"] <= clear["noteTop"], clear
 
 
 def test_a_code_decides_the_rule_and_the_dialog_says_so_before_starting(page: Any, screenshot: Any) -> None:
