@@ -100,7 +100,7 @@ def test_counts_use_plural_rules(new_page: Any, locale: str, one: str) -> None:
 def test_a_guest_without_games_reads_a_capitalised_invitation(page: Any) -> None:
     page.goto("/stats")
     page.wait_for_function("document.body.dataset.statsReady === '1'")
-    assert page.locator("#chart-empty").text_content() == "Noch keine Partien – Zeit für die erste!"
+    assert page.locator("#chart-empty").text_content() == "Noch keine Spiele – Zeit für das erste!"
 
 
 def test_the_empty_sign_up_form_names_the_problem_beside_each_field(new_page: Any, screenshot: Any) -> None:
@@ -125,7 +125,7 @@ def test_an_unknown_player_gets_only_that_message(page: Any) -> None:
     page.wait_for_function("document.body.dataset.statsReady === '1'")
     assert page.locator("#stats-note").text_content() == "Diesen Spieler gibt es nicht."
     assert page.locator("#stats-tiles").is_hidden() and page.locator("#chart-card").is_hidden()
-    assert "Noch keine Partien" not in page.locator("main").inner_text()
+    assert "Noch keine Spiele" not in page.locator("main").inner_text()
 
 
 def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any, screenshot: Any) -> None:

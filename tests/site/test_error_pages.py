@@ -68,3 +68,14 @@ def test_an_error_is_a_page_of_the_site_in_the_players_language(
 def test_the_api_keeps_its_json_errors() -> None:
     response = Client().get("/api/v1/no-such-thing", HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 404 and response.json()["error"] == "not_found"
+
+
+def test_an_error_quotes_the_bad_value_with_the_languages_quotation_marks() -> None:
+    """Issue 28 item 10: German errors quoted 'YU1-C-AAAA1' with straight quotes."""
+    client = Client()
+    german = client.post(
+        "/api/v1/games", {"code": "YU1-C-AAAA1"}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert german.json()["detail"] == "Ungültiger Spielcode „YU1-C-AAAA1“: erwartet wird z. B. YU1-C-AAAAAAB."
+    english = client.get("/api/v1/leaderboards/daily/2026-13-45", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["detail"] == "Invalid date “2026-13-45”: expected YYYY-MM-DD, e.g. 2026-01-31."
