@@ -196,7 +196,8 @@ def test_my_games_hide_the_code_of_todays_daily_deal(new_page: Any) -> None:
     row = page.locator(".game-row").first
     assert row.locator(".game-row-deal").text_content() == "Today's daily deal"
     assert "AAAAAAB" not in page.content()
-    assert "ranked" in row.text_content() and "Resume" in row.text_content()
+    # "Ranked" capitalised like the badges beside it (issue 28 item 10).
+    assert row.locator(".mark.ranked").text_content() == "Ranked" and "Resume" in row.text_content()
 
 
 def test_a_new_game_asks_first_and_the_old_game_stays_resumable(page: Any, screenshot: Any) -> None:

@@ -21,6 +21,7 @@ def test_an_unknown_address_gets_the_sites_404_page_with_a_way_home(new_page: An
     assert page.locator("h1").text_content() == "Page not found"
     assert page.title() == "Page not found – Yukon Solitaire"
     assert page.locator(".site-nav a").count() == 6  # the whole header: every page is one click away
+    assert page.locator(".skip-link").text_content() == "Skip to the content"  # not named like a nav link
     screenshot(page, "error-404-en", full_page=False)
 
     phone = new_page(viewport=PHONE, is_mobile=True, has_touch=True)

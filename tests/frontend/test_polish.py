@@ -177,6 +177,7 @@ def test_tapping_a_last_card_that_cannot_go_up_explains_why(new_page: Any, devic
     note = page.locator("#rule-note")
     note.wait_for(state="visible")
     assert note.get_attribute("data-code") == "not_next_on_foundation"
+    assert note.locator(".rule-icon").text_content() == "§"  # a rule's icon; a hint or an error has its own
     assert page.locator("#stat-moves").text_content() == "0"
     # The note covers no control (issue 28 item 9): never the game bar's buttons, at the top of the
     # page or anywhere else, and the end of the longest column can be scrolled above it.
@@ -192,8 +193,19 @@ def test_tapping_a_last_card_that_cannot_go_up_explains_why(new_page: Any, devic
 def test_a_code_decides_the_rule_and_the_dialog_says_so_before_starting(page: Any, screenshot: Any) -> None:
     open_deal(page, "YU1-C-AAAAAAB")
     page.locator("#new-button").click()
+    # The placeholder keeps its own case ("… oder YU2-C-…", not "… ODER …"; issue 28 item 10).
+    placeholder = "getComputedStyle(document.getElementById('new-code'), '::placeholder').textTransform"
+    assert page.evaluate(placeholder) == "none"
+    # A code that looks right but is none: only the red error, no green "this code decides the rule".
+    page.locator("#new-code").fill("YU1-C-AAAA1AA")
+    page.locator("#new-start").click()
+    page.locator("#new-error").wait_for(state="visible")
+    assert "„YU1-C-AAAA1AA“" in page.locator("#new-error").text_content()  # German quotation marks
+    assert page.locator("#new-code-rule").is_hidden()
+    page.locator("#new-code").fill("")
     page.locator("input[name=rule][value=relaxed]").check()
     page.locator("#new-code").fill("YU1-C-AAAAAAC")
+    assert page.locator("#new-error").is_hidden()
     assert page.locator("#new-code-rule").text_content() == "Dieser Spielcode legt die Regel fest: Klassisch."
     assert page.locator("input[name=rule][value=classic]").is_checked()
     assert page.locator("input[name=rule][value=relaxed]").is_disabled()

@@ -458,23 +458,27 @@ export class GameTable {
       } catch (e) {
         /* keep what is shown */
       }
-      this.showNote(t("error.stale"));
+      this.showNote(t("error.stale"), "", "error");
     } else if (err.status === 422 || err.status === 400) {
       if (this.settings.get("interactive_rules")) this.showNote(err.detail || t("error.generic"), err.code);
       else this.announce(err.detail || t("error.generic"));
     } else if (err.status === 404 && this.onLost) {
       this.onLost();
     } else if (err.status === 0) {
-      this.showNote(t("error.network"));
+      this.showNote(t("error.network"), "", "error");
     } else {
-      this.showNote(err.detail || t("error.generic"));
+      this.showNote(err.detail || t("error.generic"), "", "error"); // a rate limit, the server
     }
   }
 
   // -- messages ---------------------------------------------------------------------------------
-  showNote(text, code = "") {
+  /** A note over the table: a rule that refused a move ("§"), an error ("!"), or a word about
+   *  the game, a hint, a resumed game ("i"). */
+  showNote(text, code = "", kind = code ? "rule" : "info") {
     clearTimeout(this.noteTimer);
     this.note.querySelector(".rule-text").textContent = text;
+    this.note.dataset.kind = kind;
+    this.note.querySelector(".rule-icon").textContent = { rule: "§", error: "!" }[kind] ?? "i";
     this.note.dataset.code = code || "";
     this.note.classList.remove("docked");
     this.note.hidden = false;
