@@ -12,9 +12,10 @@ import pytest
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.engine import GameCode
-from games.models import Game, day_end
+from games.models import DailyDeal, Game, day_end
 from stats import tasks
 from tests import factories
+from tests.games.test_assist_api import V2_OF_AAAAAAB
 from tests.stats.helpers import play_all_but_the_last, won_ranked_game
 
 from .conftest import PHONE
@@ -57,6 +58,7 @@ def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page:
     days = past_days(25)
     won(days[0], 125)
     won(days[0], 95)
+    DailyDeal.objects.filter(date=days[1]).update(code=V2_OF_AAAAAAB)  # a version-2 deal, as the days are now
     page = new_page()
     page.goto("/archive")
     ready(page)
@@ -84,8 +86,10 @@ def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page:
     play.click()
     page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
     settle(page)
-    assert page.locator("#code-text").text_content() == code_of(1)
-    game = Game.objects.get(code=code_of(1))
+    assert page.locator("#code-text").text_content() == "YU2-C-JIHN…YZUG"
+    # The deal's par, as on its closed ranked attempt (issue 28 item 11).
+    assert page.locator("#rule-badge").text_content() == "Klassisch · Lösbar in 90 Zügen"
+    game = Game.objects.get(code=V2_OF_AAAAAAB)
     assert not game.ranked and game.owner is None  # practice, for a guest
 
 
