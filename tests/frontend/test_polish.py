@@ -45,6 +45,15 @@ def test_every_button_on_a_phone_has_a_name_and_shows_an_icon_or_text(new_page: 
     assert page.locator("#winnable-button").get_attribute("aria-label") == "Noch lösbar?"
     assert page.locator("#new-button").get_attribute("aria-label") == "Neues Spiel"
     assert page.locator("#winnable-button svg").bounding_box()["width"] > 0
+    # Each icon has its word beside it, visible on a phone too (issue 28 item 11): no tooltip there.
+    words = (("undo", "Rückgängig"), ("hint", "Tipp"), ("winnable", "Noch lösbar?"), ("new", "Neues Spiel"))
+    for button, word in words:
+        label = page.locator(f"#{button}-button span")
+        assert label.is_visible() and label.text_content() == word
+        box = label.bounding_box()
+        assert box["width"] > 20 and box["height"] > 6
+    one_line = page.locator("#hint-button span").bounding_box()["height"]
+    assert page.locator("#undo-button span").bounding_box()["height"] < 1.5 * one_line  # "Rückgängig" not broken
 
 
 @pytest.mark.parametrize("path", ["/", "/daily", "/leaderboards", "/archive", "/stats", "/games", "/login", "/signup"])
