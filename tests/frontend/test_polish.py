@@ -84,7 +84,7 @@ def test_a_bad_game_id_or_code_shows_a_lasting_message_with_a_way_to_a_new_game(
 
     page.goto("/?code=BAD")
     lost.wait_for(state="visible")
-    assert "Spielcode" in lost.text_content() and "'BAD'" in lost.text_content()
+    assert "Spielcode" in lost.text_content() and "„BAD“" in lost.text_content()  # German quotation marks
     page.locator("#lost-new").click()
     page.locator("#new-dialog").wait_for(state="visible")
     page.locator("#new-start").click()
