@@ -62,12 +62,16 @@ class ErrorCode(StrEnum):
             "columns t1..t7, foundations fS fH fD fC (as a target: f), target auto for the double tap.",
         ),
     )
-    BAD_CODE = "bad_code", 400, pgettext_lazy("bad_code", "Invalid game code {text}: expected e.g. YU1-C-AAAAAAB.")
-    BAD_DATE = "bad_date", 400, pgettext_lazy("bad_date", "Invalid date {text}: expected YYYY-MM-DD, e.g. 2026-01-31.")
+    BAD_CODE = "bad_code", 400, pgettext_lazy("bad_code", "Invalid game code “{text}”: expected e.g. YU1-C-AAAAAAB.")
+    BAD_DATE = (
+        "bad_date",
+        400,
+        pgettext_lazy("bad_date", "Invalid date “{text}”: expected YYYY-MM-DD, e.g. 2026-01-31."),
+    )
     BAD_FORMAT = (
         "bad_format",
         400,
-        pgettext_lazy("bad_format", "Unknown format {text}: allowed are {allowed}."),
+        pgettext_lazy("bad_format", "Unknown format “{text}”: allowed are {allowed}."),
     )
     BAD_IDEMPOTENCY_KEY = (
         "bad_idempotency_key",
@@ -251,8 +255,14 @@ class ErrorCode(StrEnum):
     )
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A client's value as an error text quotes it (``text=``): at most ``limit`` characters, any
+    that would not print as a "?". The quotes are the catalogue's (“…” in English, „…“ in German)."""
+    return "".join(char if char.isprintable() else "?" for char in str(value)[:limit])
+
+
 #: The text of a 400 ``bad_request`` for an unknown ``status`` filter of the game list.
-BAD_STATUS = pgettext_lazy("bad_status", "Unknown status {text}: allowed are {allowed}.")
+BAD_STATUS = pgettext_lazy("bad_status", "Unknown status “{text}”: allowed are {allowed}.")
 
 #: The text of a 403 ``permission_denied`` for a session request without its CSRF token.
 CSRF_FAILED = pgettext_lazy(

@@ -1,4 +1,7 @@
-"""JSON answers for /api/ paths where Django itself answers (404, 400, 403, 500), and the API docs page."""
+"""Where Django itself answers (404, 400, 403, 500): JSON for /api/ paths, else the site's error
+pages (the templates ``404.html``, ``400.html``, ``403.html``, ``500.html`` in
+``frontend/templates/``, which Django's default views render: the site's look, the request's
+language, a way home). And the API docs page."""
 
 from __future__ import annotations
 

@@ -34,7 +34,8 @@ SETTINGS_FIELDS = [
         "double_click",
         pgettext_lazy("settings.doubleTap", "Double-tap"),
         pgettext_lazy(
-            "settings.doubleTap.help", "Tapping twice finds a place on the table for the card and the cards on it."
+            "settings.doubleTap.help",
+            "Tapping or clicking twice on a card finds a place on the table for it and the cards on it.",
         ),
     ),
     (

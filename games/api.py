@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
-from common.errors import BAD_STATUS, ApplicationError, ErrorCode
+from common.errors import BAD_STATUS, ApplicationError, ErrorCode, shown
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
 from common.throttles import throttles
@@ -134,7 +134,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         if status_filter is not None and status_filter not in StatusChoices.values:
             allowed = ", ".join(StatusChoices.values)
             raise ApplicationError(
-                ErrorCode.BAD_REQUEST, str(BAD_STATUS).format(text=repr(status_filter), allowed=allowed)
+                ErrorCode.BAD_REQUEST, str(BAD_STATUS).format(text=shown(status_filter), allowed=allowed)
             )
         games = selectors.game_list(player=player_of(request), status=status_filter)
         page = self.paginate_queryset(games)
@@ -155,7 +155,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             try:
                 code = GameCode.parse(data["code"])
             except BadCode:
-                raise ApplicationError(ErrorCode.BAD_CODE, text=repr(data["code"])) from None
+                raise ApplicationError(ErrorCode.BAD_CODE, text=shown(data["code"], 80)) from None
         game = services.game_start(
             player=player_of(request, start_session=True),
             rule=Rule(data["rule"]) if "rule" in data else None,

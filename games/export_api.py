@@ -12,7 +12,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
 from common.api import ApiView
-from common.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import ErrorSerializer
 
 from .api import player_of
@@ -67,7 +67,7 @@ class GameExportApi(ApiView):
     def get(self, request: Request) -> HttpResponseBase:
         fmt = request.query_params.get("format", "ndjson")
         if fmt not in FORMATS:
-            raise ApplicationError(ErrorCode.BAD_FORMAT, text=repr(fmt[:40]), allowed=", ".join(FORMATS))
+            raise ApplicationError(ErrorCode.BAD_FORMAT, text=shown(fmt), allowed=", ".join(FORMATS))
         response: HttpResponseBase
         if request.method == "HEAD":  # the headers alone: no games are read
             response = HttpResponse(content_type=FORMATS[fmt])

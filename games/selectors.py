@@ -60,7 +60,14 @@ def move_log_list(*, game: Game) -> QuerySet[MoveLog]:
 
 def daily_solution_length(*, game: Game, now: datetime) -> int | None:
     """The certified solution length of a daily game's deal once its day is over (it says how hard
-    the deal was); ``None`` for any other game, without a query."""
-    if game.daily is None or game.daily >= clock.today(now):
+    the deal was), also for a practice game dealt from a past day's code (a version-2 code: the
+    archive's "play this deal"); ``None`` for any other game, without a query (a random deal is
+    version 1)."""
+    if game.daily is None:
+        if not game.code.upper().startswith("YU2-"):
+            return None
+        past = DailyDeal.objects.filter(code=game.code, date__lt=clock.today(now))
+        return past.values_list("solution_length", flat=True).first()
+    if game.daily >= clock.today(now):
         return None
     return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()

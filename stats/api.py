@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
-from common.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import error_responses
 from games.competition import clock
 from games.daily import daily_deal_today
@@ -40,7 +40,7 @@ def _parse_day(text: str) -> date:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    raise ApplicationError(ErrorCode.BAD_DATE, text=repr(text[:40]))
+    raise ApplicationError(ErrorCode.BAD_DATE, text=shown(text))
 
 
 def _deal_of(day: date) -> DailyDeal:

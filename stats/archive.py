@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from games.competition import clock
-from games.models import DailyDeal, Game
+from games.models import DailyDeal, Game, StatusChoices
 
 from .models import DailyBucket, DailyResult
 from .selectors import daily_rank
@@ -53,10 +53,13 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
                 rank = result["rank"] or daily_rank(
                     day=day, time_ms=result["time_ms"], moves=result["moves"], finished_at=result["finished_at"]
                 )
-            status = "closed" if attempt["closed_at"] is not None else attempt["status"]
+            # Every day here is over: an attempt not won before its day ended is closed, also
+            # before the beat task has set its ``closed_at`` (``Game.ranked_open``).
+            counted = attempt["closed_at"] is None and attempt["status"] == StatusChoices.WON
+            status = attempt["status"] if counted else "closed"
             mine[day] = {
                 "status": status,
-                "review": attempt["review"] or None,
+                "review": (attempt["review"] or None) if counted else None,
                 "time_ms": attempt["time_ms"],
                 "moves": attempt["moves"],
                 "rank": rank,

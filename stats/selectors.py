@@ -198,7 +198,7 @@ def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTO
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
         "daily": _daily_figures(user=user, today=today),
-        "history": _history(user=user, size=history),
+        "history": _history(user=user, size=history, now=now),
         "recent_daily": _recent_daily(user=user, today=today),
     }
 
@@ -308,7 +308,7 @@ def _streaks(days: list[date], *, today: date) -> tuple[int, int]:
     return current, longest
 
 
-def _history(*, user: Any, size: int) -> list[dict[str, Any]]:
+def _history(*, user: Any, size: int, now: datetime) -> list[dict[str, Any]]:
     rows = (
         Game.objects.filter(PLAYED, owner=user)
         .order_by("-created_at", "-pk")
@@ -323,6 +323,11 @@ def _history(*, user: Any, size: int) -> list[dict[str, Any]]:
             "ranked": row["ranked"] if row["daily"] else None,
             "won": row["status"] == StatusChoices.WON,
             "time_ms": row["time_ms"],
+            # The game's clock (SPEC 2: from its creation, no pause): the final time of a win, the
+            # time so far of a game not finished (the chart's grey bars).
+            "elapsed_ms": max(0, int(((row["finished_at"] or now) - row["created_at"]).total_seconds() * 1000))
+            if row["time_ms"] is None
+            else row["time_ms"],
             "moves": row["moves"],
             "score": row["score"],
         }

@@ -122,6 +122,9 @@ class HistoryEntrySerializer(serializers.Serializer):
     ranked = serializers.BooleanField(allow_null=True, help_text="Daily deals: the ranked attempt? Else null.")
     won = serializers.BooleanField()
     time_ms = serializers.IntegerField(allow_null=True, help_text="The final time of a won game, else null.")
+    elapsed_ms = serializers.IntegerField(
+        min_value=0, help_text="The game's clock: the final time of a won game, else the time since it was dealt."
+    )
     moves = serializers.IntegerField(min_value=0)
     score = serializers.IntegerField(min_value=0)
 

@@ -106,11 +106,11 @@ def test_a_move_after_the_session_ended_says_so_and_leads_back_to_the_game(
     notice.wait_for()
     german = locale == "de-DE"
     assert notice.inner_text().startswith(
-        "Du wurdest abgemeldet — melde dich an, um diese Partie weiterzuspielen."
+        "Du wurdest abgemeldet — melde dich an, um dieses Spiel weiterzuspielen."
         if german
         else "You were signed out — sign in to go on with this game."
     )
-    assert "Diese Partie gibt es nicht mehr" not in page.locator("main").inner_text()
+    assert "Dieses Spiel gibt es nicht mehr" not in page.locator("main").inner_text()
     page.locator("#account .who.guest").wait_for(state="attached")  # the header too
     screenshot(page, f"signed-out-{viewport['width']}-{locale}")
 

@@ -12,9 +12,10 @@ import pytest
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.engine import GameCode
-from games.models import Game, day_end
+from games.models import DailyDeal, Game, day_end
 from stats import tasks
 from tests import factories
+from tests.games.test_assist_api import V2_OF_AAAAAAB
 from tests.stats.helpers import play_all_but_the_last, won_ranked_game
 
 from .conftest import PHONE
@@ -57,6 +58,7 @@ def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page:
     days = past_days(25)
     won(days[0], 125)
     won(days[0], 95)
+    DailyDeal.objects.filter(date=days[1]).update(code=V2_OF_AAAAAAB)  # a version-2 deal, as the days are now
     page = new_page()
     page.goto("/archive")
     ready(page)
@@ -84,17 +86,21 @@ def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page:
     play.click()
     page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
     settle(page)
-    assert page.locator("#code-text").text_content() == code_of(1)
-    game = Game.objects.get(code=code_of(1))
+    assert page.locator("#code-text").text_content() == "YU2-C-JIHN…YZUG"
+    # The deal's par, as on its closed ranked attempt (issue 28 item 11).
+    assert page.locator("#rule-badge").text_content() == "Klassisch · Lösbar in 90 Zügen"
+    game = Game.objects.get(code=V2_OF_AAAAAAB)
     assert not game.ranked and game.owner is None  # practice, for a guest
 
 
 def test_an_account_sees_its_own_result_and_rank_in_english_on_a_phone(new_page: Any, screenshot: Any) -> None:
-    days = past_days(3)
+    days = past_days(4)
     user = factories.user()
     won(days[0], 80)
     won(days[0], 200, owner=user)
     factories.game(owner=user, code=code_of(1), daily=days[1], ranked=True, closed_at=day_end(days[1]))
+    # Its day is over and the beat task has not closed it yet: "day over" all the same, not "in progress".
+    factories.game(owner=user, code=code_of(2), daily=days[2], ranked=True, moves=12)
     for viewport, name in ((None, "archive-account-en"), (PHONE, "archive-account-en-phone")):
         options = {"viewport": viewport, "is_mobile": True, "has_touch": True} if viewport else {}
         page = new_page(locale="en-US", **options)
@@ -105,12 +111,23 @@ def test_an_account_sees_its_own_result_and_rank_in_english_on_a_phone(new_page:
         mine = page.locator(f"#archive-body tr[data-date='{days[0].isoformat()}']")
         cells = mine.locator("td").all_text_contents()
         assert cells[4:7] == ["3:20 · 110 moves", "2", "BoardPlay this deal"]
-        other = page.locator(f"#archive-body tr[data-date='{days[1].isoformat()}'] td").all_text_contents()
-        assert other[4:6] == ["day over", "–"]
-        assert page.locator(f"#archive-body tr[data-date='{days[2].isoformat()}'] td").nth(4).text_content() == (
+        for day in days[1:3]:
+            other = page.locator(f"#archive-body tr[data-date='{day.isoformat()}'] td").all_text_contents()
+            assert other[4:6] == ["day over", "–"]
+        assert page.locator(f"#archive-body tr[data-date='{days[3].isoformat()}'] td").nth(4).text_content() == (
             "not played"
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= (viewport or {"width": 1280})["width"]
+        # The table, its highlighted row and its buttons stay inside the card (issue 28 item 3).
+        inside = page.evaluate(
+            """() => {
+                const sheet = document.querySelector('.sheet').getBoundingClientRect();
+                const edge = sheet.right - parseFloat(getComputedStyle(document.querySelector('.sheet')).paddingRight);
+                const parts = [...document.querySelectorAll('#archive-body tr, #archive-body a.button')];
+                return parts.every((part) => part.getBoundingClientRect().right <= edge + 0.5);
+            }"""
+        )
+        assert inside
         screenshot(page, name)
 
 

@@ -161,7 +161,7 @@ def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screens
     screenshot(page, "games-desktop-de")
     rows = page.locator(".game-row")
     assert rows.count() == 20
-    assert page.locator("#games-count").text_content() == "27 Partien"
+    assert page.locator("#games-count").text_content() == "27 Spiele"
     assert rows.nth(1).locator(".game-row-deal").text_content() == "YU1-C-AAAAAAD"
     assert "Läuft" in rows.nth(1).text_content() and "12" in rows.nth(1).text_content()
     assert rows.nth(2).locator(".game-row-deal").text_content() == "YU1-R-AAAAAAC"
@@ -197,7 +197,8 @@ def test_my_games_hide_the_code_of_todays_daily_deal(new_page: Any) -> None:
     row = page.locator(".game-row").first
     assert row.locator(".game-row-deal").text_content() == "Today's daily deal"
     assert "AAAAAAB" not in page.content()
-    assert "ranked" in row.text_content() and "Resume" in row.text_content()
+    # "Ranked" capitalised like the badges beside it (issue 28 item 10).
+    assert row.locator(".mark.ranked").text_content() == "Ranked" and "Resume" in row.text_content()
 
 
 def test_a_new_game_asks_first_and_the_old_game_stays_resumable(page: Any, screenshot: Any) -> None:
@@ -209,7 +210,7 @@ def test_a_new_game_asks_first_and_the_old_game_stays_resumable(page: Any, scree
     page.locator("#new-button").click()
     confirm = page.locator("#confirm-dialog")
     confirm.wait_for(state="visible")
-    assert "2 Züge" in confirm.text_content() and "Meine Partien" in confirm.text_content()
+    assert "2 Züge" in confirm.text_content() and "Meine Spiele" in confirm.text_content()
     screenshot(page, "confirm-new-game", full_page=False)
     confirm.locator("[data-close]").click()  # keep playing
     assert page.locator("#new-dialog").is_hidden() and page.url == old

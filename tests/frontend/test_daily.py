@@ -363,7 +363,7 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     play = page.locator("#daily-play")
     assert play.text_content() == "Nochmal spielen (Übung)"
     assert page.locator("#daily-note").text_content() == (
-        "Weitere Partien des heutigen Tagesspiels sind Übung und werden nicht gewertet."
+        "Weitere Spiele des heutigen Tagesspiels sind Übung und werden nicht gewertet."
     )
     play_daily(play)
     cards_dealt(page)

@@ -3,6 +3,7 @@ statistics, sign up, log in, log out (the daily deal: test_daily.py)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from .support import (
     find_deal,
     foundation_move,
     last_card,
+    log_in,
     open_deal,
     place_of,
     point_of_card,
@@ -217,6 +219,39 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
     screenshot(page, "stats")
 
 
+def test_an_accounts_chart_shows_unfinished_games_and_tells_games_of_one_day_apart(
+    new_page: Any, screenshot: Any
+) -> None:
+    """Issue 28 item 8: the grey "Nicht beendet" bars were missing for an account, every label of
+    one day read "1. Dez.", and the time axis read "0.9"."""
+    user = factories.user()
+    start = timezone.now().replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(days=1)
+    for n, (seconds, won) in enumerate(((54, True), (150, False), (95, True))):  # three games of one day
+        game = factories.game(owner=user, engine=won_game() if won else None, moves=40 + n)
+        created = start + timedelta(hours=n)
+        Game.objects.filter(pk=game.pk).update(
+            created_at=created,
+            finished_at=created + timedelta(seconds=seconds) if won else None,
+            time_ms=seconds * 1000 if won else None,
+        )
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    log_in(page, user)
+    page.goto("/stats")
+    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    chart = page.evaluate(
+        """() => {
+            const chart = window.yukonChart;
+            const [won, open] = chart.data.datasets.filter((set) => set.type === 'bar').map((set) => set.data);
+            return { labels: chart.data.labels.map((label) => label.join(' ')), won, open,
+                     ticks: chart.scales.y.ticks.map((tick) => tick.label) };
+        }"""
+    )
+    assert chart["won"][1] is None and chart["open"][1] > 0  # the unfinished game's grey bar
+    assert len(set(chart["labels"])) == 3  # one day, three games: each its own label
+    assert all(re.fullmatch(r"\d+:\d\d", tick) for tick in chart["ticks"]), chart["ticks"]  # 0:30, never 0.9
+    screenshot(page, "stats-account-phone")
+
+
 def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) -> None:
     page.goto("/leaderboards?date=2026-01-15")
     page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
@@ -226,3 +261,19 @@ def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) ->
     table = page.locator("#lb-table")
     assert table.is_visible() or message  # a table, or a friendly word why there is none
     screenshot(page, "leaderboards")
+    assert page.locator("#lb-bad-date").is_hidden()
+
+    # A date that is none (issue 28 item 6): said so, and today's board instead of a broken page.
+    page.goto("/leaderboards?date=2026-13-45")
+    page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
+    today = timezone.now().date()
+    assert page.locator("#lb-bad-date").text_content() == (
+        "„2026-13-45“ ist kein gültiges Datum – hier die Bestenliste von heute."
+    )
+    assert page.locator("#lb-date").input_value() == today.isoformat()
+    assert page.locator("#lb-heading").text_content() == f"{today.day}. {GERMAN_MONTHS[today.month - 1]} {today.year}"
+    page.locator("#lb-prev").click()  # another day: the note has said its word
+    page.wait_for_function("document.getElementById('lb-bad-date').hidden")
+
+
+GERMAN_MONTHS = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()

@@ -251,11 +251,15 @@ def test_a_foundation_card_dragged_back_onto_a_column(page: Any) -> None:
     page.goto(f"/?game={game.id}")
     page.wait_for_function("document.getElementById('card-5H') !== null")
     settle(page)
+    # A screen reader hears what each column holds (issue 28 item 7: all were "empty").
+    assert page.get_by_role("img", name="Spalte 1, 1 Karte").count() == 1
+    assert page.locator("#slot-t3").get_attribute("aria-label") == "Spalte 3, leer"
 
     drag(page, point_of_foundation(page, "H"), point_of_column(page, "t1"))
 
     wait_for_moves(page, 1)
     assert place_of(page, "5H") == "t1"
+    assert page.locator("#slot-t1").get_attribute("aria-label") == "Spalte 1, 2 Karten"
     assert place_of(page, "4H") == "fH"  # the card below is the foundation's top again
     assert server_state(page)["foundations"]["H"] == "4H"
     assert page.locator("#stat-score").text_content() == "0"  # a take-back costs nothing

@@ -45,6 +45,15 @@ def test_every_button_on_a_phone_has_a_name_and_shows_an_icon_or_text(new_page: 
     assert page.locator("#winnable-button").get_attribute("aria-label") == "Noch lösbar?"
     assert page.locator("#new-button").get_attribute("aria-label") == "Neues Spiel"
     assert page.locator("#winnable-button svg").bounding_box()["width"] > 0
+    # Each icon has its word beside it, visible on a phone too (issue 28 item 11): no tooltip there.
+    words = (("undo", "Rückgängig"), ("hint", "Tipp"), ("winnable", "Noch lösbar?"), ("new", "Neues Spiel"))
+    for button, word in words:
+        label = page.locator(f"#{button}-button span")
+        assert label.is_visible() and label.text_content() == word
+        box = label.bounding_box()
+        assert box["width"] > 20 and box["height"] > 6
+    one_line = page.locator("#hint-button span").bounding_box()["height"]
+    assert page.locator("#undo-button span").bounding_box()["height"] < 1.5 * one_line  # "Rückgängig" not broken
 
 
 @pytest.mark.parametrize(
@@ -89,7 +98,7 @@ def test_a_bad_game_id_or_code_shows_a_lasting_message_with_a_way_to_a_new_game(
 
     page.goto("/?code=BAD")
     lost.wait_for(state="visible")
-    assert "Spielcode" in lost.text_content() and "'BAD'" in lost.text_content()
+    assert "Spielcode" in lost.text_content() and "„BAD“" in lost.text_content()  # German quotation marks
     page.locator("#lost-new").click()
     page.locator("#new-dialog").wait_for(state="visible")
     page.locator("#new-start").click()
@@ -114,7 +123,7 @@ def test_counts_use_plural_rules(new_page: Any, locale: str, one: str) -> None:
 def test_a_guest_without_games_reads_a_capitalised_invitation(page: Any) -> None:
     page.goto("/stats")
     page.wait_for_function("document.body.dataset.statsReady === '1'")
-    assert page.locator("#chart-empty").text_content() == "Noch keine Partien – Zeit für die erste!"
+    assert page.locator("#chart-empty").text_content() == "Noch keine Spiele – Zeit für das erste!"
 
 
 def test_the_empty_sign_up_form_names_the_problem_beside_each_field(new_page: Any, screenshot: Any) -> None:
@@ -139,7 +148,7 @@ def test_an_unknown_player_gets_only_that_message(page: Any) -> None:
     page.wait_for_function("document.body.dataset.statsReady === '1'")
     assert page.locator("#stats-note").text_content() == "Diesen Spieler gibt es nicht."
     assert page.locator("#stats-tiles").is_hidden() and page.locator("#chart-card").is_hidden()
-    assert "Noch keine Partien" not in page.locator("main").inner_text()
+    assert "Noch keine Spiele" not in page.locator("main").inner_text()
 
 
 def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any, screenshot: Any) -> None:
@@ -165,20 +174,61 @@ def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any
     assert page.locator("#lb-message").text_content() == "An diesem Tag gab es kein Tagesspiel."
 
 
-def test_tapping_a_last_card_that_cannot_go_up_explains_why(page: Any) -> None:
+NOTE_CLEAR = """() => {
+    const note = document.getElementById('rule-note').getBoundingClientRect();
+    const bar = document.querySelector('.game-bar .actions').getBoundingClientRect();
+    const cards = [...document.querySelectorAll('#table .card')].map((card) => card.getBoundingClientRect().bottom);
+    const docked = getComputedStyle(document.getElementById('rule-note')).position !== 'fixed';  // in the page
+    return { overBar: note.top < bar.bottom && note.bottom > bar.top, docked, lowest: Math.max(...cards),
+             noteTop: docked ? Infinity : note.top };
+}"""
+
+
+@pytest.mark.parametrize(
+    "device",
+    [
+        # A desktop window at 200 % zoom (1366 × 800 px seen as 683 × 400), and a phone.
+        {"viewport": {"width": 683, "height": 400}, "device_scale_factor": 2},
+        {"viewport": PHONE, "is_mobile": True, "has_touch": True},
+    ],
+    ids=["zoom-200", "phone"],
+)
+def test_tapping_a_last_card_that_cannot_go_up_explains_why(new_page: Any, device: dict[str, Any]) -> None:
+    page = new_page(**device)
     open_deal(page, "YU1-C-AAAAAAB")  # column 1 holds the 7 of hearts: no foundation takes it
     page.locator("#card-7H").click()
     note = page.locator("#rule-note")
     note.wait_for(state="visible")
     assert note.get_attribute("data-code") == "not_next_on_foundation"
+    assert note.locator(".rule-icon").text_content() == "§"  # a rule's icon; a hint or an error has its own
     assert page.locator("#stat-moves").text_content() == "0"
+    # The note covers no control (issue 28 item 9): never the game bar's buttons, at the top of the
+    # page or anywhere else, and the end of the longest column can be scrolled above it.
+    page.evaluate("scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    assert not page.evaluate(NOTE_CLEAR)["overBar"]
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    clear = page.evaluate(NOTE_CLEAR)
+    assert not clear["overBar"] and clear["lowest"] <= clear["noteTop"], clear
 
 
 def test_a_code_decides_the_rule_and_the_dialog_says_so_before_starting(page: Any, screenshot: Any) -> None:
     open_deal(page, "YU1-C-AAAAAAB")
     page.locator("#new-button").click()
+    # The placeholder keeps its own case ("… oder YU2-C-…", not "… ODER …"; issue 28 item 10).
+    placeholder = "getComputedStyle(document.getElementById('new-code'), '::placeholder').textTransform"
+    assert page.evaluate(placeholder) == "none"
+    # A code that looks right but is none: only the red error, no green "this code decides the rule".
+    page.locator("#new-code").fill("YU1-C-AAAA1AA")
+    page.locator("#new-start").click()
+    page.locator("#new-error").wait_for(state="visible")
+    assert "„YU1-C-AAAA1AA“" in page.locator("#new-error").text_content()  # German quotation marks
+    assert page.locator("#new-code-rule").is_hidden()
+    page.locator("#new-code").fill("")
     page.locator("input[name=rule][value=relaxed]").check()
     page.locator("#new-code").fill("YU1-C-AAAAAAC")
+    assert page.locator("#new-error").is_hidden()
     assert page.locator("#new-code-rule").text_content() == "Dieser Spielcode legt die Regel fest: Klassisch."
     assert page.locator("input[name=rule][value=classic]").is_checked()
     assert page.locator("input[name=rule][value=relaxed]").is_disabled()

@@ -240,7 +240,7 @@ def test_my_games_links_the_export_in_both_formats(new_page: Any, screenshot: An
     page.locator("#games-list li").first.wait_for()
     links = page.locator("#games-export a")
     assert [links.nth(i).text_content() for i in range(links.count())] == ["NDJSON", "CSV"]
-    assert page.locator("#games-export").text_content().startswith("Alle deine Partien exportieren:")
+    assert page.locator("#games-export").text_content().startswith("Alle deine Spiele exportieren:")
     for fmt in ("csv", "ndjson"):
         with page.expect_download() as download:
             page.locator(f"#games-export a[href$='format={fmt}']").click()

@@ -121,6 +121,20 @@ def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_n
     assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] == deal.solution_length
 
 
+V2_OF_AAAAAAB = "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG"
+
+
+def test_a_past_days_deal_practised_from_its_code_shows_the_solution_length_too(player):
+    """Issue 28 item 11: the closed attempt showed "Solvable in 108 moves", practice from the code did not."""
+    DailyDeal.objects.create(date=utc_today() - timedelta(days=1), code=V2_OF_AAAAAAB, solution_length=108)
+    state = player.post("/api/v1/games", {"code": V2_OF_AAAAAAB.lower()}).json()
+    assert state["daily"] is None and state["solution_length"] == 108
+    DailyDeal.objects.filter(code=V2_OF_AAAAAAB).update(date=utc_today())  # today's: its length stays secret
+    assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] is None
+    random_deal = player.post("/api/v1/games", {"rule": "classic"}).json()
+    assert random_deal["solution_length"] is None
+
+
 def test_following_the_hints_never_comes_back_to_a_position(player):
     """The server hands the game's history (its move log, undos included) to the hint."""
     state = player.post("/api/v1/games", {"code": "YU1-C-EHEHGFC"}).json()

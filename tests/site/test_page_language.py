@@ -55,7 +55,7 @@ def test_every_page_has_its_title_and_description_in_german_and_english(client: 
         ("/leaderboards", ["Bestenliste", "Rang"], ["Leaderboards", "Rank"]),
         ("/archive", ["Archiv", "Siegerzeit", "Dein Ergebnis"], ["Archive", "Winning time", "Your result"]),
         ("/stats", ["Statistik", "Verlauf"], ["Statistics", "History"]),
-        ("/games", ["Meine Partien"], ["My games"]),
+        ("/games", ["Meine Spiele"], ["My games"]),
         ("/login", ["Benutzername", "Noch kein Konto?"], ["Username", "No account yet?"]),
         ("/signup", ["Konto anlegen", "Schon registriert?"], ["Create an account", "Already registered?"]),
     ],

@@ -67,7 +67,7 @@ def test_an_error_of_a_code_outside_the_table_cannot_be_made() -> None:
     error = ApplicationError(ErrorCode.STALE, moves=3, seq=2)
     assert error.status == 409
     with translation.override("de"):
-        assert error.detail == "Die Partie hat sich inzwischen geändert (Zug 3, nicht 2): bitte neu laden."
+        assert error.detail == "Das Spiel hat sich inzwischen geändert (Zug 3, nicht 2): bitte neu laden."
     with translation.override("en"):
         assert error.payload() == {
             "error": "stale",

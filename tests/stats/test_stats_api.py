@@ -45,7 +45,7 @@ def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, ac
     _won(account, time_ms=100_000, moves=200, score=625)
     _won(account, time_ms=50_000, moves=300, score=600)
     _won(account, rule_code="YU1-R-AAAAAAB", time_ms=40_000, moves=250, score=625)
-    factories.game(owner=account, moves=12)  # played, not won
+    factories.game(owner=account, moves=12, created_at=timezone.now() - timedelta(minutes=5))  # played, not won
     factories.game(owner=account)  # dealt, never touched: not played
     factories.game(owner=factories.user())  # someone else's
 
@@ -68,7 +68,11 @@ def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, ac
     assert (overall["played"], overall["won"], overall["win_rate"]) == (4, 3, 0.75)
     assert (overall["best_time_ms"], overall["fewest_moves"], overall["clean_wins"]) == (40_000, 200, 2)
     assert overall["average_time_ms"] == pytest.approx(63_333.3)
-    assert len(body["history"]) == 4 and [h["won"] for h in body["history"]] == [True, True, True, False]
+    # Oldest first: the game not won was dealt five minutes ago.
+    assert len(body["history"]) == 4 and [h["won"] for h in body["history"]] == [False, True, True, True]
+    # The chart's bars: a win's final time, an unfinished game's clock so far (issue 28 item 8).
+    assert [h["elapsed_ms"] for h in body["history"][1:]] == [h["time_ms"] for h in body["history"][1:]]
+    assert body["history"][0]["time_ms"] is None and 300_000 <= body["history"][0]["elapsed_ms"] < 400_000
 
 
 def test_bests_come_from_the_personal_best_rows_not_from_the_games(player, account):
@@ -88,7 +92,7 @@ def test_the_history_is_the_last_100_games_oldest_first(player, account):
     assert len(history) == 100
     assert history == sorted(history, key=lambda h: h["created_at"])
     assert set(history[0]) == {
-        *("created_at", "finished_at", "rule", "daily", "ranked", "won", "time_ms", "moves", "score")
+        *("created_at", "finished_at", "rule", "daily", "ranked", "won", "time_ms", "elapsed_ms", "moves", "score")
     }
 
 

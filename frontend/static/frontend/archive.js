@@ -52,7 +52,7 @@ function row(day, { account }) {
   );
   if (account) {
     item.append(
-      cell(t("archive.mine"), mine(day.me)),
+      Object.assign(cell(t("archive.mine"), mine(day.me)), { className: "archive-mine" }),
       cell(t("archive.rank"), day.me && day.me.rank ? String(day.me.rank) : "–"),
     );
   }

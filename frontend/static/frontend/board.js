@@ -3,7 +3,7 @@
 // where the new state puts it (Last) is one transform change that the browser transitions
 // (Invert + Play), started in the same frame as the drop. Cards are keyed by name, so the element
 // that was dragged is the one that slides; a face-down element that becomes a named card turns over.
-import { t, cardName, rankLabel } from "./i18n.js";
+import { t, tn, cardName, rankLabel } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -97,7 +97,7 @@ export class Board {
       base.className = "slot column-slot";
       base.id = `slot-t${c + 1}`;
       base.dataset.target = `t${c + 1}`;
-      // A picture of the place (named "column 1, empty"): a bare div may not carry a name.
+      // A picture of the place (named "column 1, empty" or "column 1, 6 cards", placeSlots): a bare div may not carry a name.
       base.setAttribute("role", "img");
       base.setAttribute("aria-label", t("column.empty", { n: c + 1 }));
       base.innerHTML = '<span class="slot-mark">K</span>';
@@ -318,7 +318,10 @@ export class Board {
       const x = this.colX(c);
       const base = this.slots[`t${c + 1}`];
       base.style.transform = `translate(${x}px, ${m.tabY}px)`;
-      base.classList.toggle("empty", this.view.tableau[c].length === 0);
+      const count = this.view.tableau[c].length;
+      base.classList.toggle("empty", count === 0);
+      // Named by what it holds: "column 3, 7 cards" (it said "empty" under its cards too).
+      base.setAttribute("aria-label", count ? tn("column.cards", count, { col: c + 1 }) : t("column.empty", { n: c + 1 }));
       const lane = this.lanes[`t${c + 1}`];
       lane.style.transform = `translate(${x - m.gap / 2}px, ${m.tabY - m.gap / 2}px)`;
       lane.style.width = `${m.cw + m.gap}px`;

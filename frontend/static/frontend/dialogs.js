@@ -45,7 +45,10 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     else codeRule.textContent = code.trim() && !CODE_SHAPE.test(code) && code.trim().length >= 6 ? t("new.code.invalid") : "";
     codeRule.hidden = !codeRule.textContent;
   };
-  form.elements.code.addEventListener("input", showCodeRule);
+  form.elements.code.addEventListener("input", () => {
+    error.hidden = true;
+    showCodeRule();
+  });
   $("new-button").addEventListener("click", async () => {
     const state = current();
     if (state && state.status === "playing" && state.moves > 0 && !(await confirmLeave(state))) return;
@@ -70,6 +73,7 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     } catch (err) {
       error.textContent = err.detail || t("error.generic");
       error.hidden = false;
+      codeRule.hidden = true; // the code decides no rule: only the error speaks
     } finally {
       submit.disabled = false;
     }

@@ -51,6 +51,10 @@ export class GameTable {
     $("winnable-button").addEventListener("click", () => this.winnable());
     $("code-button").addEventListener("click", () => this.copyCode());
     this.note.querySelector("button").addEventListener("click", () => this.hideNote());
+    // Scrolled or resized while a note shows: keep it off the game bar.
+    const replace = () => { if (!this.note.hidden && !this.note.classList.contains("docked")) this.placeNote(); };
+    addEventListener("scroll", replace, { passive: true });
+    addEventListener("resize", replace, { passive: true });
     this.notice.querySelector("button").addEventListener("click", () => { this.notice.hidden = true; });
     document.addEventListener("keydown", (event) => {
       const typing = event.target.closest && event.target.closest("input, textarea, select, dialog");
@@ -455,31 +459,50 @@ export class GameTable {
       } catch (e) {
         /* keep what is shown */
       }
-      this.showNote(t("error.stale"));
+      this.showNote(t("error.stale"), "", "error");
     } else if (err.status === 422 || err.status === 400) {
       if (this.settings.get("interactive_rules")) this.showNote(err.detail || t("error.generic"), err.code);
       else this.announce(err.detail || t("error.generic"));
     } else if (err.status === 404 && this.onLost) {
       this.onLost();
     } else if (err.status === 0) {
-      this.showNote(t("error.network"));
+      this.showNote(t("error.network"), "", "error");
     } else {
-      this.showNote(err.detail || t("error.generic"));
+      this.showNote(err.detail || t("error.generic"), "", "error"); // a rate limit, the server
     }
   }
 
   // -- messages ---------------------------------------------------------------------------------
-  showNote(text, code = "") {
+  /** A note over the table: a rule that refused a move ("§"), an error ("!"), or a word about
+   *  the game, a hint, a resumed game ("i"). */
+  showNote(text, code = "", kind = code ? "rule" : "info") {
     clearTimeout(this.noteTimer);
     this.note.querySelector(".rule-text").textContent = text;
+    this.note.dataset.kind = kind;
+    this.note.querySelector(".rule-icon").textContent = { rule: "§", error: "!" }[kind] ?? "i";
     this.note.dataset.code = code || "";
+    this.note.classList.remove("docked");
     this.note.hidden = false;
+    this.placeNote();
     this.noteTimer = setTimeout(() => this.hideNote(), 7000);
+  }
+
+  /** A note never lies on the game bar's buttons (then it goes in the page under the bar), and
+   *  the page keeps room for it below the table, so no card stays hidden under it. */
+  placeNote() {
+    const bar = document.querySelector(".game-bar");
+    const note = this.note.getBoundingClientRect();
+    const over = bar && bar.getBoundingClientRect();
+    if (over && note.top < over.bottom && note.bottom > over.top) this.note.classList.add("docked");
+    const space = this.note.classList.contains("docked") ? 0 : Math.ceil(this.note.offsetHeight) + 16;
+    document.documentElement.style.setProperty("--note-space", `${space}px`);
   }
 
   hideNote() {
     clearTimeout(this.noteTimer);
     this.note.hidden = true;
+    this.note.classList.remove("docked");
+    document.documentElement.style.removeProperty("--note-space");
   }
 
   announce(text) {

@@ -47,6 +47,8 @@ const STRINGS = {
   "card.down": pgettext("card.down", "face-down card"),
   "column": pgettext("column", "column {n}"),
   "column.empty": pgettext("column.empty", "column {n}, empty"),
+  "column.cards.one": pgettext("column.cards.one", "column {col}, 1 card"),
+  "column.cards.other": pgettext("column.cards.other", "column {col}, {n} cards"),
   "foundation": pgettext("foundation", "{suit} foundation"),
   "foundation.empty": pgettext("foundation.empty", "{suit} foundation, empty"),
   "foundations": pgettext("foundations", "foundations"),

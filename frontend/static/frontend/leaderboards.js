@@ -11,9 +11,23 @@ initNav();
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 const input = $("lb-date");
-const params = new URLSearchParams(location.search);
-input.value = /^\d{4}-\d{2}-\d{2}$/.test(params.get("date") || "") ? params.get("date") : todayUtc();
+const asked = new URLSearchParams(location.search).get("date");
+
+/** Whether ``text`` is a day of the calendar written YYYY-MM-DD (2026-13-45 is not). */
+function isDay(text) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
+}
+
+input.value = asked && isDay(asked) ? asked : todayUtc();
 input.max = todayUtc();
+if (asked && !isDay(asked)) {
+  // An address with a date that is none: say so and show today's board (under today's address).
+  $("lb-bad-date").textContent = t("lb.baddate", { date: asked.slice(0, 40) });
+  $("lb-bad-date").hidden = false;
+  history.replaceState(null, "", location.pathname);
+}
 
 function message(text) {
   $("lb-message").textContent = text;
@@ -92,8 +106,9 @@ function line(entry) {
   return row;
 }
 
-async function show(date) {
+async function show(date, { first = false } = {}) {
   clearTimeout(retryTimer);
+  if (!first) $("lb-bad-date").hidden = true;
   $("lb-next").disabled = date >= todayUtc(); // no board for a day that has not come
   $("lb-heading").textContent = formatDate(date);
   $("lb-players").textContent = "";
@@ -150,4 +165,4 @@ for (const button of document.querySelectorAll("[data-shift]")) {
     show(next);
   });
 }
-show(input.value);
+show(input.value, { first: true });

@@ -162,8 +162,20 @@ async function drawChart(points) {
     return null;
   }
   const locale = lang === "en" ? "en-GB" : "de-DE";
-  const labels = sorted.map((p) => new Date(p.when).toLocaleDateString(locale, { day: "numeric", month: "short" }));
-  const minutes = (p) => Math.round((p.timeMs / 60000) * 10) / 10;
+  // Each game by its day and time of day (two lines), so that games of one day can be told apart.
+  const labels = sorted.map((p) => {
+    const when = new Date(p.when);
+    return [when.toLocaleDateString(locale, { day: "numeric", month: "short" }), when.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" })];
+  });
+  const minutes = (p) => p.timeMs / 60000;
+  // The time axis in whole steps (0:15, 0:30, 1:00, 2:00, 5:00 …), never "0.9"; a game left
+  // unfinished for days reaches the top instead of flattening every other bar.
+  const wonMax = Math.max(...sorted.filter((p) => p.won).map(minutes));
+  const cut = Math.max(...sorted.map(minutes)) > 2 * wonMax;
+  const span = cut ? 2 * wonMax : Math.max(...sorted.map(minutes));
+  const step = [0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 240, 480].find((s) => span / s <= 6) ?? 960;
+  const top = cut ? Math.ceil(span / step) * step : undefined;
+  const clock = (value) => formatTime(Math.round(value * 60) * 1000);
   let wins = 0;
   const rate = sorted.map((p, i) => {
     wins += p.won ? 1 : 0;
@@ -190,11 +202,21 @@ async function drawChart(points) {
       interaction: { mode: "index", intersect: false },
       scales: {
         x: { stacked: true, ticks: { color: ink, maxRotation: 0, autoSkip: true } },
-        y: { stacked: true, beginAtZero: true, title: { display: true, text: t("stats.chart.time"), color: ink }, ticks: { color: ink } },
+        y: { stacked: true, beginAtZero: true, max: top, title: { display: true, text: t("stats.chart.time"), color: ink },
+          ticks: { color: ink, stepSize: step, callback: clock } },
         rate: { position: "right", min: 0, max: 100, grid: { drawOnChartArea: false },
           ticks: { color: ink, callback: (v) => `${v} %` }, title: { display: true, text: t("stats.winrate"), color: ink } },
       },
-      plugins: { legend: { labels: { color: ink, usePointStyle: true } } },
+      plugins: {
+        legend: { labels: { color: ink, usePointStyle: true } },
+        tooltip: {
+          filter: (item) => item.raw != null,
+          callbacks: {
+            title: (items) => (items.length ? labels[items[0].dataIndex].join(" ") : ""),
+            label: (item) => `${item.dataset.label}: ${item.dataset.yAxisID === "rate" ? `${item.raw} %` : clock(item.raw)}`,
+          },
+        },
+      },
     },
   });
 }
