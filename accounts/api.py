@@ -79,9 +79,9 @@ def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
     _end_session_token(request)
     guest_session_key = request.session.session_key
     login(request._request, user)
-    token, key = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
+    token, key, kept = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
     request.session[SESSION_TOKEN_KEY] = token.pk
-    response = Response({"username": user.get_username(), "token": key})
+    response = Response({"username": user.get_username(), "token": key, "games_kept": kept})
     if language := services.user_language(user=user):
         set_language_cookie(response, language)  # the account's language, on every device it logs in on
     return response

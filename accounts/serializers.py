@@ -75,6 +75,10 @@ class AuthTokenSerializer(serializers.Serializer):
         help_text="Send as `Authorization: Token <token>`. A new one with every login; the session's "
         "logout revokes it, and so does `POST auth/logout` sent with it."
     )
+    games_kept = serializers.IntegerField(
+        help_text="How many games this browser played as a guest (at least one move) moved to the account "
+        "with this sign-in."
+    )
 
 
 class ApiTokenSerializer(serializers.Serializer):

@@ -376,12 +376,13 @@ def account_email(*, user: Any) -> dict[str, Any]:
     }
 
 
-def user_signed_in(*, user: Any, guest_session_key: str | None, token_name: str) -> tuple[ApiToken, str]:
+def user_signed_in(*, user: Any, guest_session_key: str | None, token_name: str) -> tuple[ApiToken, str, int]:
     """After register or login: the guest's games of that session move to the account, and a new
-    API token is made for this sign-in (its row and its key)."""
+    API token is made for this sign-in (its row and its key, and how many guest games moved)."""
     with transaction.atomic():
-        games_claim_guest(session_key=guest_session_key, user=user)
-        return token_issue(user=user, name=token_name)
+        kept = games_claim_guest(session_key=guest_session_key, user=user)
+        token, key = token_issue(user=user, name=token_name)
+        return token, key, kept
 
 
 #: Tokens an account holds at most. A new one beyond it replaces the oldest never used (a browser's

@@ -167,7 +167,8 @@ def game_undo(
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
-    """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many.
+    """Give the guest games of ``session_key`` to ``user`` (on register or login); returns how many
+    of them were played (at least one move: what counts in statistics).
 
     The guest's won games count for the account's personal bests (never for a leaderboard). A
     dealt guest game nobody touched is dropped when the account has a game in progress (with
@@ -180,10 +181,11 @@ def games_claim_guest(*, session_key: str | None, user: Any) -> int:
     if in_progress.exists():
         guest_games.filter(moves=0, status=StatusChoices.PLAYING, daily__isnull=True).delete()
     won = [str(pk) for pk in guest_games.filter(status=StatusChoices.WON).values_list("pk", flat=True)]
-    claimed = guest_games.update(owner=user, guest_session_key="")
+    played = guest_games.filter(moves__gt=0).count()
+    guest_games.update(owner=user, guest_session_key="")
     for game_id in won:
         game_won_send(game_id=game_id, ranked=False)
-    return claimed
+    return played
 
 
 def idempotency_records_prune(*, before: datetime) -> int:

@@ -26,7 +26,7 @@ def test_register_creates_an_account_with_a_working_token(guest):
 
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"username", "token"} and body["username"] == "lena"
+    assert set(body) == {"username", "token", "games_kept"} and body["username"] == "lena" and body["games_kept"] == 0
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     assert client.get("/api/v1/auth/me").json()["username"] == "lena"
@@ -75,7 +75,7 @@ def test_login_answers_the_username_and_the_token(guest, account):
 
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"username", "token"} and body["username"] == account.username
+    assert set(body) == {"username", "token", "games_kept"} and body["username"] == account.username
     assert body["token"] != factories.token_key(account)  # a new token for every login
     assert APIClient(HTTP_AUTHORIZATION=f"Token {body['token']}").get("/api/v1/auth/me").status_code == 200
     assert guest.get("/api/v1/auth/me").status_code == 200

@@ -19,7 +19,9 @@ def play_as_guest(client):
 def test_signing_up_keeps_the_guests_games(guest):
     games = [play_as_guest(guest), play_as_guest(guest)]
 
-    token = guest.post("/api/v1/auth/register", {"username": "lena", "password": "Klondike-1896"}).json()["token"]
+    answer = guest.post("/api/v1/auth/register", {"username": "lena", "password": "Klondike-1896"}).json()
+    token = answer["token"]
+    assert answer["games_kept"] == 2  # what the next page tells the player
 
     listed = guest.get("/api/v1/games").json()
     assert {g["id"] for g in listed["results"]} == {g["id"] for g in games}

@@ -14,6 +14,10 @@ from django.core.cache import caches
 
 from common.sessions import SessionStore
 from games.daily import utc_today
+from games.engine import Game as EngineGame
+from games.models import Game
+from games.players import Player
+from games.services import game_play
 from stats import services as stats_services
 from tests import factories
 from tests.frontend.conftest import DESKTOP, PHONE
@@ -256,3 +260,24 @@ def test_the_new_pages_have_no_wcag_violation(new_page: Any, viewport: Any, loca
         found += violations(page, path)
 
     assert found == []
+
+
+def test_after_signing_up_the_page_says_once_that_the_guests_games_were_kept(new_page: Any) -> None:
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)  # German
+    open_deal(page, "YU1-C-AAAAAAB")
+    game = Game.objects.get()
+    move = EngineGame.from_state(game.state).legal_moves()[0]
+    game_play(game_id=game.pk, player=Player(session_key=game.guest_session_key), move=move)
+
+    page.goto("/signup")
+    page.fill("#username", "Wiebke")
+    page.fill("#password", factories.PASSWORD)
+    page.locator("#auth-form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/signup" not in url)
+    kept = page.locator("#games-kept")
+    kept.wait_for(state="visible")
+    assert kept.text_content() == "Dein Spiel als Gast gehört jetzt deinem Konto: Es zählt in deiner Statistik."
+    assert Game.objects.get().owner.username == "Wiebke"
+    page.reload()  # said once
+    page.wait_for_function("document.querySelector('#account a.who') !== null")
+    assert page.locator("#games-kept").count() == 0

@@ -133,6 +133,8 @@ export const stats = {
 // that has no hint yet asks once. (A guest's auth/me is 200 with authenticated false; 401 only for a
 // bad token.)
 const USER_HINT = "yukon.user";
+/** In sessionStorage from signing in to the next page: how many guest games the account took (nav.js). */
+export const KEPT_KEY = "yukon.gamesKept";
 
 export function rememberLogin(username) {
   try {

@@ -1,7 +1,7 @@
 // Log in (/login) and sign up (/signup): the guest's games and settings go with the account.
 import { t } from "./i18n.js";
 import "./strings.js";
-import { auth, rememberLogin } from "./api.js";
+import { KEPT_KEY, auth, rememberLogin } from "./api.js";
 import { initNav } from "./nav.js";
 
 initNav();
@@ -92,6 +92,8 @@ form?.addEventListener("submit", async (event) => {
     const answer =
       mode === "signup" ? await auth.register(username, password, email) : await auth.login(username, password);
     rememberLogin((answer && answer.username) || username);
+    // The next page says once that the guest's games are the account's now (nav.js).
+    if (answer && answer.games_kept > 0) sessionStorage.setItem(KEPT_KEY, String(answer.games_kept));
     location.href = nextUrl();
   } catch (err) {
     if (FIELD_OF[err.code]) fieldError(FIELD_OF[err.code], describe(err));

@@ -16,6 +16,11 @@ const STRINGS = {
   "nav.guest": pgettext("nav.guest", "Guest"),
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),
+  "gamesKept.one": pgettext("gamesKept.one", "Your game as a guest is now your account's: it counts in your statistics."),
+  "gamesKept.other": pgettext(
+    "gamesKept.other",
+    "Your {n} games as a guest are now your account's: they count in your statistics.",
+  ),
   "bar.time": pgettext("bar.time", "Time"),
   "bar.moves": pgettext("bar.moves", "Moves"),
   "bar.score": pgettext("bar.score", "Score"),

@@ -1,6 +1,6 @@
 // The header: who is playing (guest or account), log out.
-import { t } from "./i18n.js";
-import { auth, currentUser, rememberLogin } from "./api.js";
+import { t, tn } from "./i18n.js";
+import { KEPT_KEY, auth, currentUser, rememberLogin } from "./api.js";
 
 export async function initNav() {
   const page = document.documentElement.dataset.page;
@@ -16,7 +16,19 @@ export async function initNav() {
   });
   const user = await currentUser();
   if (!document.getElementById("signed-out")) renderAccount(box, user, page);
+  if (user) showGamesKept();
   return user;
+}
+
+/** Once, after signing up or in: the games this browser played as a guest are the account's now. */
+function showGamesKept() {
+  const kept = Number(sessionStorage.getItem(KEPT_KEY));
+  sessionStorage.removeItem(KEPT_KEY);
+  if (!(kept > 0)) return;
+  const notice = Object.assign(document.createElement("p"), { id: "games-kept", className: "site-notice" });
+  notice.setAttribute("role", "status");
+  notice.textContent = tn("gamesKept", kept);
+  document.getElementById("main").prepend(notice);
 }
 
 function showSignedOut() {
