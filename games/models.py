@@ -65,7 +65,7 @@ class Game(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # A won ranked attempt's check (replayed from its log, timed against a human's pace).
     review = models.CharField(max_length=8, choices=ReviewChoices.choices, blank=True, default="")
-    review_reason = models.CharField(max_length=120, blank=True, default="")
+    review_reason = models.CharField(max_length=400, blank=True, default="")
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
