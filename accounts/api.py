@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY, authenticate, login, logout, update_session_auth_hash
 from django.utils.translation import pgettext
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -111,6 +111,13 @@ class RegisterApi(ApiView):
         "`5/day`; failed sign-ups do not count): over it, 429 `signup_limit` with `Retry-After` (the seconds "
         "to the next UTC day).",
         request=RegisterSerializer,
+        examples=[
+            OpenApiExample(
+                "A new account",
+                value={"username": "lena", "password": "Klondike-1896", "email": "lena@example.org"},
+                request_only=True,
+            )
+        ],
         responses={201: AuthTokenSerializer, **_errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
