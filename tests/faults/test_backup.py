@@ -73,6 +73,14 @@ def state(url: str, game_id: str, token: str) -> dict[str, Any]:
     return answer
 
 
+def stats(url: str, token: str) -> dict[str, Any]:
+    answer = dict(get(url, "/api/v1/me/stats", token))
+    for game in answer["history"]:
+        if game["finished_at"] is None:
+            del game["elapsed_ms"]  # a game in play: its clock runs on, as in state()
+    return answer
+
+
 def snapshot(url: str, tokens: dict[str, str], day: str) -> dict[str, Any]:
     """What the players see of their data: every game with its move log, their statistics, and
     the day's board."""
@@ -80,7 +88,7 @@ def snapshot(url: str, tokens: dict[str, str], day: str) -> dict[str, Any]:
     for name, token in tokens.items():
         games = pages(url, "/api/v1/games?page_size=100", token)
         seen[name] = {
-            "stats": get(url, "/api/v1/me/stats", token),
+            "stats": stats(url, token),
             "games": {
                 game["id"]: {
                     "state": state(url, game["id"], token),
