@@ -10,6 +10,8 @@ Both answer GET and HEAD (a probe may send either).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -44,16 +46,19 @@ def _redis_ok() -> bool | None:
         return False
 
 
-def _daily_deal_state() -> str:
-    """``ok`` when today's deal is certified and dated, or a certified spare waits for the day's
-    first request; ``missing`` when a request for it would answer 503 ``daily_not_ready``."""
-    from games.daily import utc_today  # (games imports common: not at import time)
-    from games.models import DailyDeal
+#: Checks of the apps that read the database (the games app: today's deal), by name, added by
+#: :func:`readiness_check_register` from their ``ready()``: common imports no app. Each answers
+#: a state ("ok" is ready); they are not asked while the database is down.
+_CHECKS: dict[str, Callable[[], str]] = {}
 
-    certified = DailyDeal.objects.filter(solution_length__isnull=False)
+
+def readiness_check_register(name: str, check: Callable[[], str]) -> None:
+    _CHECKS[name] = check
+
+
+def _checked(check: Callable[[], str]) -> str:
     try:
-        today = certified.filter(date=utc_today()).exists()
-        return "ok" if today or certified.filter(date__isnull=True).exists() else "missing"
+        return check()
     except DEPENDENCY_ERRORS:
         connection.close_if_unusable_or_obsolete()
         return "down"
@@ -68,7 +73,7 @@ def readyz(request: HttpRequest) -> JsonResponse:
         "database": "ok" if database else "down",
         "redis": "not configured" if redis is None else "ok" if redis else "down",
         # Read from the database: not asked while it is down.
-        "daily_deal": _daily_deal_state() if database else "unknown",
+        **{name: _checked(check) if database else "unknown" for name, check in _CHECKS.items()},
     }
     ready = all(state in ("ok", "not configured") for state in checks.values())
     return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)

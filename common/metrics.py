@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +173,17 @@ def task_signals_connect() -> None:
 _PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 
 
+#: What the apps read when /metrics is scraped (the games app: held wins, deals ahead), added by
+#: :func:`scraped_register` from their ``ready()``: common imports no app.
+_SCRAPED: list[Callable[[], Iterable[Metric]]] = []
+
+
+def scraped_register(collect: Callable[[], Iterable[Metric]]) -> None:
+    """Have ``collect()`` read at each scrape of /metrics (once per function)."""
+    if collect not in _SCRAPED:
+        _SCRAPED.append(collect)
+
+
 def _queue_names() -> list[str]:
     from yukon_site.celery import app
 
@@ -186,7 +197,8 @@ class ServiceCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         yield from self._queues()
-        yield from self._database()
+        for collect in _SCRAPED:
+            yield from collect()
 
     def _queues(self) -> Iterator[Metric]:
         if not settings.REDIS_URL:
@@ -215,48 +227,6 @@ class ServiceCollector(Collector):
         unacked.add_metric([], float(lengths[-1]))
         yield queues
         yield unacked
-
-    def _database(self) -> Iterator[Metric]:
-        from django.db.models import Count, Q
-
-        from games.daily import utc_today
-        from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
-
-        today = utc_today()
-        try:
-            waiting = dict(
-                Game.objects.filter(
-                    daily__isnull=False,
-                    status=StatusChoices.WON,
-                    ranked=True,
-                    review__in=[ReviewChoices.HELD, ReviewChoices.PENDING],
-                )
-                .values_list("review")
-                .annotate(n=Count("pk"))
-                .order_by()
-            )
-            deals = DailyDeal.objects.filter(solution_length__isnull=False).aggregate(
-                today=Count("pk", filter=Q(date=today)),
-                ahead=Count("pk", filter=Q(date__gt=today)),
-                spare=Count("pk", filter=Q(date__isnull=True)),
-            )
-        except DEPENDENCY_ERRORS as exc:
-            logger.warning("metrics: database unreachable (%s): no game figures", type(exc).__name__)
-            return
-        review = GaugeMetricFamily(
-            "yukon_ranked_wins_waiting",
-            "Won ranked attempts not yet on the board: held for a staff review, or pending their automatic check.",
-            labels=["review"],
-        )
-        for state in (ReviewChoices.HELD, ReviewChoices.PENDING):
-            review.add_metric([state.value], float(waiting.get(state.value, 0)))
-        yield review
-        for name, text, value in (
-            ("yukon_daily_deal_today_certified", "1 when today's deal is dated and certified.", deals["today"]),
-            ("yukon_daily_deals_ahead", "Certified deals dated after today (days ready ahead).", deals["ahead"]),
-            ("yukon_daily_deals_spare", "Certified spare deals without a date yet.", deals["spare"]),
-        ):
-            yield GaugeMetricFamily(name, text, value=float(value))
 
 
 # -- /metrics ------------------------------------------------------------------------------------------
