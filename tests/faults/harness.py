@@ -20,6 +20,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +254,34 @@ def temp_base() -> Path:
     base = Path(tempfile.mkdtemp(prefix="yukon-faults-"))
     base.chmod(0o755)  # the postgres user must reach its data folder inside
     return base
+
+
+#: How long a stack may take to be ready: /readyz waits for today's deal, certified by the worker.
+STACK_READY_SECONDS = 150
+
+
+@contextmanager
+def private_stack(logs: str | None = None) -> Iterator[tuple[Stack, PrivatePostgres, PrivateRedis, Path]]:
+    """A stack on private PostgreSQL and Redis servers in a folder of its own (nothing started yet:
+    the caller sets its environment, migrates and starts what it needs). Afterwards everything
+    stops and the folder goes; with ``logs``, its logs (PostgreSQL's too) are kept first in
+    ``artifacts/<logs>``."""
+    base = temp_base()
+    postgres, redis = PrivatePostgres(base), PrivateRedis(base)
+    postgres.init()
+    redis.start()
+    stack = Stack(base, postgres.url, redis.url)
+    try:
+        yield stack, postgres, redis, base
+    finally:
+        stack.stop_all()
+        redis.stop()
+        postgres.stop("immediate")
+        if logs:
+            kept = ROOT / "artifacts" / logs
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.copytree(base / "logs", kept)
+            if (base / "pg" / "server.log").exists():
+                shutil.copy(base / "pg" / "server.log", kept / "postgres.log")
+            print(f"{logs} logs: {kept}")
+        shutil.rmtree(base, ignore_errors=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import threading
 import time
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .harness import ROOT, PrivatePostgres, PrivateRedis, Stack, call, temp_base, wait_until
+from .harness import ROOT, STACK_READY_SECONDS, PrivatePostgres, PrivateRedis, Stack, call, private_stack, wait_until
 from .test_faults import NEAR_WIN, Record, play, register
 
 pytestmark = pytest.mark.faults
@@ -29,26 +28,12 @@ WINNERS = 2
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[Stack, PrivatePostgres, PrivateRedis, Path]]:
-    base = temp_base()
-    postgres, redis = PrivatePostgres(base), PrivateRedis(base)
-    postgres.init()
-    redis.start()
-    stack = Stack(base, postgres.url, redis.url)
-    stack.manage("migrate", "--noinput")
-    for name in ("web", "worker", "beat"):
-        stack.start(name)
-    try:
-        wait_until(stack.ready, 90, "the stack ready")
+    with private_stack("faults-backup") as (stack, postgres, redis, base):
+        stack.manage("migrate", "--noinput")
+        for name in ("web", "worker", "beat"):
+            stack.start(name)
+        wait_until(stack.ready, STACK_READY_SECONDS, "the stack ready")
         yield stack, postgres, redis, base
-    finally:
-        stack.stop_all()
-        redis.stop()
-        postgres.stop("immediate")
-        kept = ROOT / "artifacts" / "faults-backup"
-        shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(base / "logs", kept)
-        shutil.rmtree(base, ignore_errors=True)
-        print(f"backup test logs: {kept}")
 
 
 def get(url: str, path: str, token: str | None = None) -> Any:

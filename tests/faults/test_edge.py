@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import shutil
 import socket
 import ssl
 import time
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .harness import ROOT, PrivatePostgres, PrivateRedis, Stack, call, temp_base, wait_until
+from .harness import ROOT, Stack, call, private_stack, wait_until
 from .slow import close_all, connector, open_slow, timed
 
 pytestmark = pytest.mark.faults
@@ -32,39 +31,25 @@ AUTH_IP_PER_MINUTE = 8
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    base = temp_base()
-    postgres, redis = PrivatePostgres(base), PrivateRedis(base)
-    postgres.init()
-    redis.start()
-    stack = Stack(base, postgres.url, redis.url)
-    stack.env.update(
-        BODY_READ_TIMEOUT=str(CUT_AFTER),
-        HEADER_READ_TIMEOUT_MS=str(CUT_AFTER * 1000),
-        EDGE_HEADER_TIMEOUT=f"{CUT_AFTER}s",
-        EDGE_REQUEST_TIMEOUT=f"{CUT_AFTER}s",
-        # As in production: plain HTTP is redirected to HTTPS unless a proxy says (X-Forwarded-Proto)
-        # that the client came in over HTTPS.
-        SECURE_SSL_REDIRECT="1",
-        # One per-IP limit kept (the rest are lifted): the last test sees which address it counts.
-        THROTTLE_AUTH_IP=f"{AUTH_IP_PER_MINUTE}/minute",
-    )
-    stack.manage("migrate", "--noinput")
-    stack.manage("collectstatic", "--noinput", "-v0")  # what the edge serves from var/static
-    stack.start("web")
-    stack.start("edge")
-    try:
+    with private_stack("faults-edge") as (stack, _, _, _):
+        stack.env.update(
+            BODY_READ_TIMEOUT=str(CUT_AFTER),
+            HEADER_READ_TIMEOUT_MS=str(CUT_AFTER * 1000),
+            EDGE_HEADER_TIMEOUT=f"{CUT_AFTER}s",
+            EDGE_REQUEST_TIMEOUT=f"{CUT_AFTER}s",
+            # As in production: plain HTTP is redirected to HTTPS unless a proxy says (X-Forwarded-Proto)
+            # that the client came in over HTTPS.
+            SECURE_SSL_REDIRECT="1",
+            # One per-IP limit kept (the rest are lifted): the last test sees which address it counts.
+            THROTTLE_AUTH_IP=f"{AUTH_IP_PER_MINUTE}/minute",
+        )
+        stack.manage("migrate", "--noinput")
+        stack.manage("collectstatic", "--noinput", "-v0")  # what the edge serves from var/static
+        stack.start("web")
+        stack.start("edge")
         wait_until(lambda: call(stack.url, "GET", "/healthz")[0] == 200, 90, "granian up")
         wait_until(lambda: edge_get(stack, "/healthz").status == 200, 60, "the edge up")
         yield stack
-    finally:
-        stack.stop_all()
-        redis.stop()
-        postgres.stop("immediate")
-        kept = ROOT / "artifacts" / "faults-edge"
-        shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(base / "logs", kept)
-        shutil.rmtree(base, ignore_errors=True)
-        print(f"edge test logs: {kept}")
 
 
 class Response:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import threading
 import time
 import uuid
@@ -22,7 +21,7 @@ import pytest
 
 from games.engine import Game, Move
 
-from .harness import ROOT, PrivatePostgres, PrivateRedis, Stack, call, temp_base, wait_until
+from .harness import STACK_READY_SECONDS, PrivatePostgres, PrivateRedis, Stack, call, private_stack, wait_until
 
 pytestmark = pytest.mark.faults
 
@@ -106,27 +105,12 @@ def play(url: str, token: str, record: Record, stop: threading.Event, seed: int)
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[Stack, PrivatePostgres, PrivateRedis]]:
-    base = temp_base()
-    postgres, redis = PrivatePostgres(base), PrivateRedis(base)
-    postgres.init()
-    redis.start()
-    stack = Stack(base, postgres.url, redis.url)
-    stack.manage("migrate", "--noinput")
-    for name in ("web", "worker", "beat"):
-        stack.start(name)
-    try:
-        wait_until(stack.ready, 150, "the stack ready (with today's deal, certified by the worker)")
+    with private_stack("faults") as (stack, postgres, redis, _):
+        stack.manage("migrate", "--noinput")
+        for name in ("web", "worker", "beat"):
+            stack.start(name)
+        wait_until(stack.ready, STACK_READY_SECONDS, "the stack ready (with today's deal, certified by the worker)")
         yield stack, postgres, redis
-    finally:
-        stack.stop_all()
-        redis.stop()
-        postgres.stop("immediate")
-        kept = ROOT / "artifacts" / "faults"
-        shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(base / "logs", kept)
-        shutil.copy(base / "pg" / "server.log", kept / "postgres.log")
-        shutil.rmtree(base, ignore_errors=True)
-        print(f"fault test logs: {kept}")
 
 
 def register(url: str, name: str) -> str:

@@ -8,7 +8,6 @@ and so are the durations of the tasks that the worker ran. Run with `make test-f
 
 from __future__ import annotations
 
-import shutil
 import urllib.request
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
-from .harness import PrivatePostgres, PrivateRedis, Stack, call, temp_base, wait_until
+from .harness import STACK_READY_SECONDS, call, private_stack, wait_until
 
 pytestmark = pytest.mark.faults
 
@@ -51,18 +50,13 @@ def files_counting(folder: Path, name: str, **labels: str) -> int:
 
 
 def test_a_scrape_adds_up_every_web_process_and_the_worker() -> None:
-    base = temp_base()
-    postgres, redis = PrivatePostgres(base), PrivateRedis(base)
-    postgres.init()
-    redis.start()
-    stack = Stack(base, postgres.url, redis.url)
-    metrics_dir = base / "metrics"
-    stack.env.update({"METRICS_TOKEN": TOKEN, "METRICS_DIR": str(metrics_dir)})
-    stack.manage("migrate", "--noinput")
-    for name in ("web", "worker", "beat"):
-        stack.start(name)
-    try:
-        wait_until(stack.ready, 150, "the stack ready (today's deal certified by the worker)")
+    with private_stack() as (stack, _, _, base):
+        metrics_dir = base / "metrics"
+        stack.env.update({"METRICS_TOKEN": TOKEN, "METRICS_DIR": str(metrics_dir)})
+        stack.manage("migrate", "--noinput")
+        for name in ("web", "worker", "beat"):
+            stack.start(name)
+        wait_until(stack.ready, STACK_READY_SECONDS, "the stack ready (today's deal certified by the worker)")
         url = stack.url
         assert call(url, "GET", "/metrics")[0] == 401  # no token, no metrics
 
@@ -101,8 +95,3 @@ def test_a_scrape_adds_up_every_web_process_and_the_worker() -> None:
         )
         assert value(after, "yukon_daily_deals_spare") + value(after, "yukon_daily_deal_today_certified") >= 1
         assert ("yukon_celery_queue_length", frozenset({("queue", "celery")})) in after
-    finally:
-        stack.stop_all()
-        redis.stop()
-        postgres.stop("immediate")
-        shutil.rmtree(base, ignore_errors=True)
