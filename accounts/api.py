@@ -466,7 +466,7 @@ class SettingsApi(ApiView):
 
     @extend_schema(
         operation_id="auth_settings_update",
-        summary="Replace the play settings (the four of SPEC 3; `four_color` may be left out)",
+        summary="Replace the play settings (all four; `four_color` may be left out)",
         request=PlayerSettingsSerializer,
         responses={200: PlayerSettingsSerializer, **_errors(400)},
     )

@@ -1,4 +1,4 @@
-"""The limit of new accounts per network address (SPEC section 5, "One person, one result":
+"""The limit of new accounts per network address (docs/fair-play.md, "One person, one result":
 accounts cost nothing, and a second one is a scouting tool): the rate of the scope ``signup_ip``
 (``THROTTLE_SIGNUP_IP``, default ``5/day``: per UTC day), counted per client address as the rate
 limits count it (``NUM_PROXIES`` applies), and said in words on the sign-up page and in the error."""

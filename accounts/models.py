@@ -1,4 +1,4 @@
-"""A player's account is Django's user; its profile keeps the play settings (SPEC section 3), its
+"""A player's account is Django's user; its profile keeps the play settings (docs/rules.md), its
 API tokens let API clients in."""
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ class TokenCreateSerializer(serializers.Serializer):
 
 
 class PlayerSettingsSerializer(serializers.Serializer):
-    """The play settings of SPEC section 3, remembered per player (account or guest session)."""
+    """The play settings of docs/rules.md, remembered per player (account or guest session)."""
 
     double_click = StrictBooleanField(help_text="Doppelklick: double-tap finds a column (default on).")
     drop_hints = StrictBooleanField(help_text="Ablagehilfe: highlight legal drop targets (default on).")

@@ -170,7 +170,7 @@ class CachedModelBackend(ModelBackend):
     def authenticate(
         self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> Any:
-        """Django's check of the password, for the name in any case and in its NFKC form (SPEC 6)."""
+        """Django's check of the password, for the name in any case and in its NFKC form (docs/accounts.md)."""
         from accounts.services import username_stored  # (accounts' services import the games app)
 
         if isinstance(username, str):

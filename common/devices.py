@@ -1,6 +1,6 @@
 """The device id: a long-lived, random, first-party cookie (HttpOnly, SameSite=Lax) set on the
-first visit of a page, so that the starts of today's deal from one browser can be linked (SPEC
-section 5, "One person, one result"). API clients get none (it is set on pages only)."""
+first visit of a page, so that the starts of today's deal from one browser can be linked
+(docs/fair-play.md, "One person, one result"). API clients get none (it is set on pages only)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ DEFAULT_RATES: dict[str, str] = {
     # then) stays well inside: a fixed window of a minute lets 30 such hints and more through.
     "help": "60/minute",
     "help_ip": "300/minute",
-    # New accounts per client address (SPEC section 5: accounts cost nothing, and a second one is a
+    # New accounts per client address (docs/fair-play.md: accounts cost nothing, and a second one is a
     # scouting tool). Counts only accounts made (``common.throttles.AddressQuota``); "N/day" is
     # per UTC day.
     "signup_ip": "5/day",

@@ -3,7 +3,7 @@ without it the SDK is never initialised and nothing is sent).
 
 With Sentry's Django and Celery integrations: an unhandled error in a request (which
 ``common.middleware.ApiErrorMiddleware`` logs before it answers 500) and a failing task are reported,
-with their tracebacks. A face-down card or a daily code must never leave the server (SPEC), so an
+with their tracebacks. A face-down card or a daily code must never leave the server (docs/fair-play.md), so an
 event carries no local variables (``include_local_variables=False``), no request body
 (``max_request_body_size="never"``), no cookies or user (``data_collection``), and
 :func:`scrub_event` goes over what is left before it is sent:

@@ -1,8 +1,8 @@
 """Request rate limits (DRF throttles) by player and by IP address.
 
-What counting in one round trip saves (``make bench``: ``bench/path_bench.py`` on Redis,
-2026-12-01): a move's two limits cost 0.24 ms of CPU and 0.22 ms of wall time, against 0.60 ms
-and 0.66 ms with DRF's own ``SimpleRateThrottle`` (a window of about a thousand requests).
+What counting in one round trip saves against DRF's own ``SimpleRateThrottle`` is what
+``bench/path_bench.py`` prints (``make bench``; the last figures, with their date, in the README's
+"Tests and benchmarks").
 
 Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (set from the environment). Each
 limited operation gets both: one per player (account, or guest session) and one per IP, so one
@@ -145,7 +145,7 @@ class AddressQuota:
 
 class UsernameThrottle(_Throttle):
     """Per username named in the body *and* address: slows guessing one account's password from
-    one address, and never locks the owner out from another (SPEC section 6): a stranger's tries
+    one address, and never locks the owner out from another (docs/accounts.md): a stranger's tries
     count only in the stranger's buckets. Guessing from many addresses meets the per-IP limit of
     each."""
 

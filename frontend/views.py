@@ -28,7 +28,7 @@ from games.api import player_of
 from games.replay import replay_game
 from stats.selectors import user_by_username
 
-#: The settings dialog: (API field, label, help), SPEC section 3 order, then the display choice.
+#: The settings dialog: (API field, label, help), in the order of docs/rules.md, then the display choice.
 SETTINGS_FIELDS = [
     (
         "double_click",

@@ -1,4 +1,4 @@
-"""Admin pages for games (SPEC section 5, "Staff review, never edit").
+"""Admin pages for games (docs/fair-play.md, "Staff review, never edit").
 
 Nothing here reveals a deal that is still a secret, to staff either: no code of an open day's
 deal (today's, a later day's, a spare's) in any list, search, filter, form or action, no engine

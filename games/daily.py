@@ -1,4 +1,5 @@
-"""The daily deal (SPEC sections 4–6): one per UTC date, classic rule, the same for everyone.
+"""The daily deal (docs/daily.md; its code: docs/codes.md): one per UTC date, classic rule, the same
+for everyone.
 
 A daily deal is a secret, uniformly random ordering of the 52 cards (a version-2 code, drawn with
 ``secrets``), certified winnable by the solver. Certifying takes the solver seconds, so it never

@@ -31,7 +31,7 @@ class StatusChoices(models.TextChoices):
 
 
 class ReviewChoices(models.TextChoices):
-    """Where a won ranked attempt stands (SPEC section 5): it counts once verified or approved."""
+    """Where a won ranked attempt stands (docs/fair-play.md): it counts once verified or approved."""
 
     NONE = "", "not a ranked win"
     PENDING = "pending", "pending: being replayed and checked"
@@ -81,7 +81,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        # Staff decide on held results with this permission, not with "change" (SPEC section 5,
+        # Staff decide on held results with this permission, not with "change" (docs/fair-play.md,
         # "Staff review, never edit"; games/admin.py).
         permissions = [("review_game", "Can approve or reject ranked wins held for review")]
         indexes = [
@@ -132,7 +132,7 @@ class HeldResult(Game):
 
 
 class DailyDeal(models.Model):
-    """The deal of one UTC date (SPEC sections 4–6): classic rule, a secret random ordering of the
+    """The deal of one UTC date (docs/codes.md, daily.md): classic rule, a secret random ordering of the
     52 cards (a version-2 code), certified winnable by the solver before it is given a date.
 
     Its code is a secret until the day is over. A deal without a date is a spare, certified ahead
@@ -165,7 +165,7 @@ class DailyDeal(models.Model):
 
 
 class DailyStartLink(models.Model):
-    """Where a start of a day's deal came from (SPEC section 5, "One person, one result"): a
+    """Where a start of a day's deal came from (docs/fair-play.md, "One person, one result"): a
     SHA-256 of the device id cookie ("" for an API client) and the day's salted hash of the
     network (IPv4 /24, IPv6 /64). Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.links``)."""
 
@@ -189,7 +189,7 @@ class DailyStartLink(models.Model):
 
 
 class DailySuspect(models.Model):
-    """An account that played a day's deal at an inhuman pace (SPEC section 5): an attempt, won
+    """An account that played a day's deal at an inhuman pace (docs/fair-play.md): an attempt, won
     or not, of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
     ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS``. A ranked win of an account linked to it that day is held
     (``linked_suspect``). Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.suspects``)."""

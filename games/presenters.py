@@ -1,4 +1,4 @@
-"""What a player may see of a game (SPEC section 7). Face-down cards are only ever "XX".
+"""What a player may see of a game (docs/api.md). Face-down cards are only ever "XX" (docs/fair-play.md).
 
 Pure functions of what they are given: they render and never query (the API reads what they
 need through :mod:`games.selectors`).

@@ -1,4 +1,4 @@
-"""Human results (SPEC section 5), as the admin and older code name them. The review and every
+"""Human results (docs/fair-play.md), as the admin and older code name them. The review and every
 other transition of a ranked attempt live in :mod:`games.competition.attempt`; these two names
 delegate to it.
 """

@@ -1,4 +1,4 @@
-"""Input parsing and the documented shapes of the games API (SPEC section 7)."""
+"""Input parsing and the documented shapes of the games API (docs/api.md)."""
 
 from __future__ import annotations
 

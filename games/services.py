@@ -89,7 +89,7 @@ def game_start(
 
     With ``replace_untouched`` (the web page asks for it) dealt games nobody touched do not pile
     up: the player's unfinished games without a move are deleted as the new one is dealt (never a
-    daily game, never one with a move; SPEC section 6: such a game counts nothing). Without it,
+    daily game, never one with a move; docs/statistics.md: such a game counts nothing). Without it,
     nothing is deleted: an API client may deal several games before it plays them.
     """
     if player.user is None and not player.session_key:

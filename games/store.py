@@ -1,11 +1,9 @@
 """The SQL of the move path: one read and one atomic write per move or undo.
 
-What it saves (``make bench``: ``bench/path_bench.py`` on PostgreSQL, 2026-12-01): a move's read
-and write take 0.64 ms of CPU and 4.0 ms of wall time here, against 2.29 ms and 7.6 ms through
-the ORM (``filter().first()``, then ``update()`` and ``create()`` in a transaction).
-
 A move is the hottest request of the service, and the ORM's query building cost more than the
-rest of the move put together (about 0.7 ms to read the game, as much again to write it). So
+rest of the move put together. What this module saves against the ORM (``filter().first()``,
+then ``update()`` and ``create()`` in a transaction) is what ``bench/path_bench.py`` prints
+(``make bench``; the last figures, with their date, in the README's "Tests and benchmarks"). So
 the move path uses plain statements, built once per process from the models' own metadata
 (table and column names, and the fields' own conversions to and from the database), that
 return ordinary model instances:

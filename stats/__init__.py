@@ -1,1 +1,2 @@
-"""Daily leaderboards, personal bests and statistics (SPEC section 6), kept by Celery tasks."""
+"""Daily leaderboards (docs/daily.md), personal bests and statistics (docs/statistics.md), kept by
+Celery tasks."""

@@ -17,7 +17,7 @@ class PersonalBest(models.Model):
     """An account's bests of won games under one rule; each figure may come from another game.
 
     ``clean_wins`` counts the won games with 625 points (no take-back: each take-back and return
-    earns 10 again, so the score is no best; SPEC section 6). It is recounted from the games, never
+    earns 10 again, so the score is no best; docs/statistics.md). It is recounted from the games, never
     incremented, so a task that runs twice counts nothing twice.
     """
 

@@ -1,4 +1,4 @@
-"""Reads: the daily leaderboard and a player's statistics.
+"""Reads: the daily leaderboard (docs/daily.md) and a player's statistics (docs/statistics.md).
 
 The board is read through the index ``(day, time_ms, moves, finished_at)``: the top N is an
 ordered range scan, a rank is a range count of the results ahead. Statistics are per account
@@ -30,7 +30,7 @@ from .models import DailyResult, PersonalBest
 
 BOARD_SIZE = 100
 HISTORY_SIZE = 100
-#: A game counts as played from its first accepted move (SPEC section 6): a dealt game nobody
+#: A game counts as played from its first accepted move (docs/statistics.md): a dealt game nobody
 #: touched counts nothing.
 PLAYED = Q(moves__gt=0)
 
@@ -323,7 +323,7 @@ def _history(*, user: Any, size: int, now: datetime) -> list[dict[str, Any]]:
             "ranked": row["ranked"] if row["daily"] else None,
             "won": row["status"] == StatusChoices.WON,
             "time_ms": row["time_ms"],
-            # The game's clock (SPEC 2: from its creation, no pause): the final time of a win, the
+            # The game's clock (docs/scoring.md: from its creation, no pause): the final time of a win, the
             # time so far of a game not finished (the chart's grey bars).
             "elapsed_ms": max(0, int(((row["finished_at"] or now) - row["created_at"]).total_seconds() * 1000))
             if row["time_ms"] is None

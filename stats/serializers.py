@@ -1,4 +1,4 @@
-"""The documented shapes of the daily, leaderboard and statistics answers (SPEC section 7)."""
+"""The documented shapes of the daily, leaderboard and statistics answers (docs/api.md)."""
 
 from __future__ import annotations
 

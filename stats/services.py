@@ -33,7 +33,7 @@ from games.selectors import counted_ranked_wins, replay_verified
 
 from .models import DailyResult, PersonalBest
 
-#: The score of a game won without take-backs (SPEC section 2): 52 cards × 10 + 21 flips × 5.
+#: The score of a game won without take-backs (docs/scoring.md): 52 cards × 10 + 21 flips × 5.
 CLEAN_WIN_SCORE = 625
 
 

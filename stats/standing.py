@@ -1,5 +1,5 @@
 """Where you stand in a day's daily competition: the histograms of its counted results (time and
-moves), the caller's mark among them, and the live counts (started, won).
+moves), the caller's mark among them, and the live counts (started, won); docs/daily.md.
 
 Written by the board's tasks (:func:`standing_record` per won ranked attempt,
 :func:`standing_rebuild` per day, both idempotent: each bucket is *recounted* from the day's

@@ -33,7 +33,7 @@ def token_key(account: Any) -> str:
 
 def token_client(account: Any, **defaults: str) -> APIClient:
     # Each account from an address of its own (a /24 of its own): accounts from one address are
-    # linked by the daily's fair play (SPEC section 5), which only its own tests want.
+    # linked by the daily's fair play (docs/fair-play.md), which only its own tests want.
     defaults.setdefault("REMOTE_ADDR", f"10.{(account.pk >> 8) & 255}.{account.pk & 255}.7")
     client = APIClient(**defaults)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_key(account)}")

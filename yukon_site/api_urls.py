@@ -1,4 +1,4 @@
-"""The API, version 1: one place that lists every part of it (SPEC section 7)."""
+"""The API, version 1: one place that lists every part of it (docs/api.md)."""
 
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView

@@ -75,7 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.ApiErrorMiddleware",
-    "common.devices.DeviceIdMiddleware",  # the device id cookie of fair play (SPEC section 5)
+    "common.devices.DeviceIdMiddleware",  # the device id cookie of fair play (docs/fair-play.md)
 ]
 
 ROOT_URLCONF = "yukon_site.urls"
@@ -206,7 +206,7 @@ DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
-# A won ranked attempt faster than a human is held for review (SPEC section 5): under this long
+# A won ranked attempt faster than a human is held for review (docs/fair-play.md): under this long
 # in all, or with a median gap between consecutive moves under this.
 RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))

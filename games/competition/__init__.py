@@ -1,1 +1,2 @@
-"""The daily competition's fair play (SPEC section 5, "One person, one result")."""
+"""The daily competition's fair play (docs/fair-play.md, "One person, one result"); the day itself,
+the ranked attempt and the close: docs/daily.md."""

@@ -1,4 +1,4 @@
-"""The life of a ranked attempt (SPEC section 5), in one place: its states, and one function per
+"""The life of a ranked attempt (docs/fair-play.md), in one place: its states, and one function per
 transition. An account's first game of a day's deal is its ranked attempt::
 
     open ──attempt_win──▶ pending ──attempt_review──▶ verified ──attempt_hold──▶ held

@@ -1,4 +1,4 @@
-"""The competition's clock (SPEC section 5, "The day closes"): which UTC date is "today", and
+"""The competition's clock (docs/fair-play.md, "The day closes"): which UTC date is "today", and
 when a day starts and ends. The one place that knows: the models, the move path, the close and
 the pages ask here. Standard library and ``django.utils.timezone`` only (no solver, no ORM).
 

@@ -1,4 +1,4 @@
-"""Links between accounts (SPEC section 5, "One person, one result"): each start of today's deal
+"""Links between accounts (docs/fair-play.md, "One person, one result"): each start of today's deal
 records its device id (cookie) and a salted hash of its network (IPv4 /24, IPv6 /64; the address
 the rate limits count, so ``NUM_PROXIES`` applies). The salt is derived from ``SECRET_KEY`` and
 the date (HMAC), so it rotates daily and nothing secret is stored; rows are kept

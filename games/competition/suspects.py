@@ -1,4 +1,4 @@
-"""Suspects (SPEC section 5, "One person, one result"): an attempt of a day's deal, won or not,
+"""Suspects (docs/fair-play.md, "One person, one result"): an attempt of a day's deal, won or not,
 of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
 ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` marks its account suspect for that day (a ``DailySuspect``
 row), and a ranked win of an account linked to a suspect that day is held (``linked_suspect``).

@@ -1,6 +1,7 @@
 """The Yukon rules engine: pure Python, no Django.
 
-The single authority on the rules (SPEC sections 1–4): the API, the tasks and the solver call it.
+The single authority on the rules: docs/rules.md (the moves), docs/scoring.md (points, counter,
+undo) and docs/codes.md (the deal of a code). The API, the tasks and the solver call it.
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> len(game.legal_moves()) > 0, game.score, game.moves

@@ -1,7 +1,7 @@
 """Cards, suits and ranks, and the one rule of where a card fits in the tableau.
 
 A card is an ``int`` from 0 to 51 inside the engine: ``card_of(suit, rank)``, with the suits in
-the fixed order S, H, D, C (the deck order of SPEC section 4) and the ranks ``ACE`` (1) to
+the fixed order S, H, D, C (the deck order of docs/codes.md) and the ranks ``ACE`` (1) to
 ``KING`` (13). Its text form is rank then suit, ``"7H"``, with ``T`` for ten.
 
 >>> card_name(parse_card("th"))
@@ -46,7 +46,7 @@ def card_name(card: int) -> str:
 
 def fits(card: int, onto: int | None, *, relaxed: bool) -> bool:
     """Whether ``card``, alone or with the cards on it, may go onto a column whose last card is
-    ``onto`` (face up), or into an empty column (``onto`` is ``None``): SPEC section 1.
+    ``onto`` (face up), or into an empty column (``onto`` is ``None``): docs/rules.md.
 
     One rank lower and of the other colour (any colour under the relaxed rule); an empty column
     takes only a King. Every other statement of this rule (the engine's tables, the solver's) is

@@ -1,4 +1,4 @@
-"""Game codes in two format versions and the deal of SPEC section 4.
+"""Game codes in two format versions and the deal of docs/codes.md.
 
 Version 1 (``YU1-<rule>-<7 letters>``, frozen) names one of 26^7 deals of a public shuffle: the
 practice games. Version 2 (``YU2-<rule>-<48 letters>``) names any of the 52! orderings of the
@@ -91,7 +91,7 @@ def deal_order(order: Iterable[int]) -> tuple[list[list[int]], list[int]]:
 
 
 def lehmer_rank(order: Iterable[int]) -> int:
-    """The rank ``0 <= r < 52!`` of an ordering of the 52 deck indices (SPEC section 4)."""
+    """The rank ``0 <= r < 52!`` of an ordering of the 52 deck indices (docs/codes.md)."""
     cards = list(order)
     if sorted(cards) != list(range(52)):
         raise BadCode(f"bad game code: not an ordering of the 52 cards: {cards!r}")
@@ -171,7 +171,7 @@ class GameCode:
 
     @property
     def order(self) -> list[int]:
-        """The 52 deck indices in dealing order (SPEC section 4, step 4)."""
+        """The 52 deck indices in dealing order (docs/codes.md, step 4)."""
         return shuffled_deck(self.number) if self.version == 1 else lehmer_unrank(self.number)
 
     @property

@@ -1,4 +1,5 @@
-"""The game: a Yukon position with its score, move counter and undo history.
+"""The game: a Yukon position with its score, move counter and undo history (docs/rules.md,
+docs/scoring.md).
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> game.view()["tableau"][1]

@@ -34,7 +34,7 @@ Target = NewType("Target", int)
 FOUNDATION: Final = Source(7)
 #: The target ``"f"``: the moved card's own foundation.
 TO_FOUNDATION: Final = Target(-2)
-#: The target ``"auto"``: the double-tap search (SPEC section 3) picks the column.
+#: The target ``"auto"``: the double-tap search (docs/rules.md) picks the column.
 AUTO: Final = Target(-1)
 _PLACE_RE: Final = re.compile(r"(?:t([1-7])|f([SHDC])?|(auto))")
 _TEXT_RE: Final = re.compile(r"([^:>]+)(?::([^>]+))?>(.+)")

@@ -1,4 +1,4 @@
-"""Daily deals in format version 2 (SPEC section 4): a deal is stored by its code, which for the
+"""Daily deals in format version 2 (docs/codes.md): a deal is stored by its code, which for the
 deals made before keeps their version-1 code; spare certified deals have no date yet. Games get
 the closing of a ranked attempt at midnight and the review of a ranked win."""
 

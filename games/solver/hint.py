@@ -1,4 +1,4 @@
-"""Help for practice games: a fair hint, and "is this game still winnable?".
+"""Help for practice games: a fair hint, and "is this game still winnable?" (docs/rules.md, "The hint").
 
 :func:`advise` sees only what the player sees (``game.view()``) and the positions the game has
 already had (``seen``: :func:`position_key` of each, from the server's move log). It deals the

@@ -35,7 +35,7 @@ _CARD_Z: Final = np.random.default_rng(2026).integers(0, 2**64, size=(2, 64, 52)
 _DOWN_Z: Final = np.random.default_rng(1852).integers(0, 2**64, size=(2, 64), dtype=np.uint64)
 _PLACE_Z: Final = np.random.default_rng(7).integers(0, 2**64, size=(2, 7), dtype=np.uint64)
 # The engine's cards and its empty-column rule as arrays. numba compiles global arrays in as
-# constants, and its cache follows the changes of this file only (the rules are frozen: SPEC 1).
+# constants, and its cache follows the changes of this file only (the rules are frozen: docs/rules.md).
 _CARD_OF: Final = np.array([[-1] + [card_of(s, r) for r in range(ACE, KING + 1)] for s in range(4)], dtype=np.int64)
 _EMPTY_COLUMN_CARDS: Final = np.array(TO_EMPTY, dtype=np.int64)
 _TO_EMPTY_COLUMN: Final = np.array([c in TO_EMPTY for c in range(52)], dtype=np.bool_)

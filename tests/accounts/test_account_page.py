@@ -1,5 +1,5 @@
-"""The account page /account and what it reads: the language of an account, its sessions (SPEC
-section 6, issue 26 item 6)."""
+"""The account page /account and what it reads: the language of an account, its sessions
+(docs/accounts.md, issue 26 item 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Register, login, logout, me and the play settings (SPEC sections 3 and 7)."""
+"""Register, login, logout, me and the play settings (docs/rules.md and docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An account's e-mail address (confirmed by a signed link) and the password reset by an e-mailed
-link (Django's tokens) - SPEC section 6, issue 26 items 3 and 4."""
+link (Django's tokens) - docs/accounts.md, issue 26 items 3 and 4."""
 
 from __future__ import annotations
 

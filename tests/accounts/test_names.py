@@ -1,5 +1,5 @@
 """Logging in takes the name in any case and width; names that pretend to be the site are reserved
-(SPEC section 6, issue 26)."""
+(docs/accounts.md, issue 26)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Changing the password (``POST auth/password``): the current session or token stays, every other
-session and token of the account ends (SPEC section 6, issue 26 item 5)."""
+session and token of the account ends (docs/accounts.md, issue 26 item 5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sign-ups per network address are limited per UTC day (SPEC section 5, issue 24 item 3): five
+"""Sign-ups per network address are limited per UTC day (docs/fair-play.md, issue 24 item 3): five
 by default (``THROTTLE_SIGNUP_IP``), counted per client address as the rate limits count it, only
 accounts actually made; over it, 429 ``signup_limit`` with ``Retry-After``, and the sign-up page
 says the limit in words."""

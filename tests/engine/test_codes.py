@@ -1,4 +1,4 @@
-"""Game codes and the frozen deal of SPEC section 4."""
+"""Game codes and the frozen deal of docs/codes.md."""
 
 import pytest
 
@@ -75,7 +75,7 @@ def test_random_codes_are_drawn_over_the_whole_range() -> None:
     assert max(numbers) > MAX_NUMBER // 2
 
 
-# -- format version 2 (SPEC section 4): any ordering of the 52 cards ------------------------------
+# -- format version 2 (docs/codes.md): any ordering of the 52 cards ------------------------------
 
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

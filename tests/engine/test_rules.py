@@ -1,4 +1,4 @@
-"""Every rule of SPEC sections 1–3 and every refusal reason, under both rules."""
+"""Every rule of docs/rules.md and docs/scoring.md and every refusal reason, under both rules."""
 
 from __future__ import annotations
 

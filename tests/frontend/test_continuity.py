@@ -40,7 +40,7 @@ GAME_URL = re.compile(r"/\?game=[0-9a-f-]{36}$")
 
 
 def two_moves(page: Any, card: str) -> None:
-    """A card to its foundation by a tap, then the undo button: two moves (SPEC 2)."""
+    """A card to its foundation by a tap, then the undo button: two moves (docs/scoring.md)."""
     page.locator(f"#card-{card}").click()
     wait_for_moves(page, 1)
     page.locator("#undo-button").click()

@@ -36,7 +36,7 @@ MINUTE = 60_000
 HOUR = 60 * MINUTE
 # The API's own answers: today's deal, the games of the player and their moves.
 DAILY_AND_GAMES = r"/api/v1/(daily|games(/[0-9a-f-]+(/moves|/undo)?)?)$"
-YU2 = "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG"  # = YU1-C-AAAAAAB (SPEC 4)
+YU2 = "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG"  # = YU1-C-AAAAAAB (docs/codes.md)
 
 CLOSE_WARNING = "Weniger als 15 Minuten übrig: Der gewertete Versuch zählt nur, wenn du vor 00:00 UTC gewinnst."
 

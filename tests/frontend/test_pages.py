@@ -199,7 +199,7 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
 
     page.goto("/stats")
     page.wait_for_function("document.body.dataset.statsReady === '1'")
-    # The game dealt at "/" was never touched: it counts nothing (SPEC 6).
+    # The game dealt at "/" was never touched: it counts nothing (docs/statistics.md).
     assert page.locator("#tile-played strong").text_content() == "5"
     assert page.locator("#tile-won strong").text_content() == "5"
     assert page.locator("#tile-winrate strong").text_content() == "100 %"

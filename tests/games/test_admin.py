@@ -1,4 +1,4 @@
-"""Staff review, never edit (SPEC section 5, issue 24 item 5): approving or rejecting a held result
+"""Staff review, never edit (docs/fair-play.md, issue 24 item 5): approving or rejecting a held result
 needs ``games.review_game``, not "view"; the admin refuses lookups on ``code`` and ``state`` and
 shows no code of an open day anywhere; games and move logs cannot be deleted; the review queue
 shows held results with their reasons, the linked accounts' attempts of that day and a replay link."""

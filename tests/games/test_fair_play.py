@@ -1,4 +1,4 @@
-"""SPEC section 5: face-down cards never leave the server before they are flipped."""
+"""docs/fair-play.md: face-down cards never leave the server before they are flipped."""
 
 from __future__ import annotations
 

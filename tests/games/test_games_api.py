@@ -1,4 +1,4 @@
-"""Starting, listing and reading games: SPEC section 7."""
+"""Starting, listing and reading games: docs/api.md."""
 
 from __future__ import annotations
 

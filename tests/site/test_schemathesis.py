@@ -105,7 +105,7 @@ SETTINGS: dict[str, Any] = {
             # No schema can say which password belongs to a username, which usernames are
             # taken, or which passwords Django's validators find too weak: these two refuse
             # well-formed requests with 400 (`bad_credentials`, `username_taken`,
-            # `weak_password`) by design (SPEC section 7); nor which password deletes an account or
+            # `weak_password`) by design (docs/api.md); nor which password deletes an account or
             # is the present one (`wrong_password`: the clients here never send theirs).
             "include-operation-id": ["auth_login", "auth_register", "auth_me_destroy", "auth_password_change"],
             "checks": {"positive_data_acceptance": {"enabled": False}},
@@ -113,7 +113,7 @@ SETTINGS: dict[str, Any] = {
         {
             # A version-2 game code is 48 letters, a number in base 26, and valid only below 52!
             # (26^48 is a little larger): no pattern can say which 48 letters stay below it, so a
-            # well-formed code can be `bad_code` (400; SPEC section 4). So for this operation the
+            # well-formed code can be `bad_code` (400; docs/codes.md). So for this operation the
             # check accepts a 400 too (tests/games/test_games_api.py holds the starts by rule,
             # code and daily to their 201).
             "include-operation-id": ["games_create"],
@@ -125,7 +125,7 @@ SETTINGS: dict[str, Any] = {
         },
         {
             # A well-formed move or undo that the rules refuse is 422 (`does_not_fit`,
-            # `empty_source`, `nothing_to_undo`, ...; SPEC section 7), and so is help asked for
+            # `empty_source`, `nothing_to_undo`, ...; docs/api.md), and so is help asked for
             # today's daily deal (`no_help_for_daily`): the game decides, not the schema.
             # Everything else of the check stays: a well-formed request is never 400.
             "include-operation-id": ["games_moves_create", "games_undo", "games_hint", "games_winnable"],

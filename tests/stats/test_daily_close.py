@@ -1,4 +1,4 @@
-"""The daily competition closes with its day (SPEC section 5): at 00:00 UTC every unfinished
+"""The daily competition closes with its day (docs/fair-play.md): at 00:00 UTC every unfinished
 ranked attempt of that day becomes practice, and a win after the close never counts."""
 
 from __future__ import annotations

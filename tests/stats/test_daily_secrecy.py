@@ -1,4 +1,4 @@
-"""The code of today's daily deal appears in no answer of the API (SPEC section 5)."""
+"""The code of today's daily deal appears in no answer of the API (docs/fair-play.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC section 5, "One person, one result": a ranked win of an account linked to another account
+"""docs/fair-play.md, "One person, one result": a ranked win of an account linked to another account
 that started today's deal earlier (same device, or same network: IPv4 /24, IPv6 /64) is held."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Human results (SPEC section 5): a ranked win is replayed from its deal before it counts, and
+"""Human results (docs/fair-play.md): a ranked win is replayed from its deal before it counts, and
 one faster than a human is held until staff decide in the admin."""
 
 from __future__ import annotations

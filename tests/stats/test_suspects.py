@@ -1,4 +1,4 @@
-"""SPEC section 5, "One person, one result": an attempt of a day's deal at an inhuman pace (at
+"""docs/fair-play.md, "One person, one result": an attempt of a day's deal at an inhuman pace (at
 least 50 moves, a median gap under the review threshold), won or not, marks its account suspect
 for that day, and a ranked win linked to a suspect account is held (``linked_suspect``), also when
 the suspect plays after the win but before the day closes (checked again at the close)."""

@@ -1,4 +1,4 @@
-// The only door: every piece of game data comes from the JSON API at /api/v1/ (SPEC 7).
+// The only door: every piece of game data comes from the JSON API at /api/v1/ (docs/api.md).
 import { lang, t } from "./i18n.js";
 
 const ROOT = "/api/v1/";

@@ -1,4 +1,4 @@
-// The table: renders a game state (SPEC 7 "State") as absolutely placed card elements and animates
+// The table: renders a game state (docs/api.md, the state) as absolutely placed card elements and animates
 // every change. Positions are CSS transforms, so moving a card from where it is shown (First) to
 // where the new state puts it (Last) is one transform change that the browser transitions
 // (Invert + Play), started in the same frame as the drop. Cards are keyed by name, so the element
@@ -10,7 +10,7 @@ export const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const HIDDEN = "XX";
 const MOVE_MS = 200;
 
-/** The shape of a new deal (SPEC 1): column c holds c face-down cards under 5 face-up ones (1 in the first). */
+/** The shape of a new deal (docs/rules.md): column c holds c face-down cards under 5 face-up ones (1 in the first). */
 const DEAL = {
   tableau: Array.from({ length: 7 }, (_, c) => [...Array(c).fill(HIDDEN), ...Array(c ? 5 : 1).fill("up")]),
   foundations: {},

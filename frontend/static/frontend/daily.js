@@ -1,5 +1,5 @@
 // The daily deal (/daily): where the player stands today (GET daily's `attempt`), today's board,
-// and the game. Today's deal is for accounts (SPEC 5): a guest sees the board, a sign-up prompt
+// and the game. Today's deal is for accounts (docs/fair-play.md): a guest sees the board, a sign-up prompt
 // and yesterday's deal to practise. Until the day's deal is prepared the server answers 503
 // daily_not_ready with Retry-After, and the page says so and asks again by itself.
 import { t, tn, formatDate, formatTime } from "./i18n.js";

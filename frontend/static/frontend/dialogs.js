@@ -9,7 +9,7 @@ function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
 }
 
-// The rule letter of a game code (SPEC 4: YU1-C-…, YU2-R-…): the code decides the rule.
+// The rule letter of a game code (docs/codes.md: YU1-C-…, YU2-R-…): the code decides the rule.
 const CODE_RULE = /^\s*yu[12]\s*-\s*([cr])\b/i;
 const CODE_SHAPE = /^\s*yu[12]\s*-/i;
 

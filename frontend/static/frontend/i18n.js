@@ -99,7 +99,7 @@ export function pickLanguage(languages) {
   return "de";
 }
 
-/** The page's language: the server chose it (Accept-Language, SPEC 8) and rendered the page in it. */
+/** The page's language: the server chose it (Accept-Language, docs/api.md) and rendered the page in it. */
 export const lang = pickLanguage([document.documentElement.lang]);
 
 /** The text for `key`, with `{name}` placeholders filled from `vars`. */

@@ -1,4 +1,4 @@
-// The four play settings of SPEC 3 and the four-colour deck (a display choice).
+// The four play settings of docs/rules.md and the four-colour deck (a display choice).
 // A logged-in player's settings live in the account (GET/PATCH auth/settings); a guest's in
 // localStorage, and in the guest's session too, so that signing up carries them over.
 import { request } from "./api.js";

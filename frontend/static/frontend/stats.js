@@ -1,6 +1,6 @@
 // Statistics (/stats, /stats?user=name): figures from me/stats (or players/{name}/stats) and a
-// chart of times and results over time. When the statistics endpoint is not there yet, the
-// page shows what the player's own game list (GET games) tells, and says so.
+// chart of times and results over time. For a guest (me/stats answers accounts only) the page
+// shows what the guest's own game list (GET games) tells, and says so.
 import { t, tn, formatTime, formatNumber, lang } from "./i18n.js";
 import "./strings.js";
 import { games, stats as statsApi, currentUser } from "./api.js";
