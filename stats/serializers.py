@@ -104,7 +104,7 @@ class RulesStatsSerializer(serializers.Serializer):
 
 class DailyStatsSerializer(serializers.Serializer):
     played = serializers.IntegerField(min_value=0, help_text="Days on which the account played the daily deal.")
-    won = serializers.IntegerField(min_value=0, help_text="Days on which it won the daily deal (any attempt).")
+    won = serializers.IntegerField(min_value=0, help_text="Days whose ranked attempt it won, counted on the board.")
     ranked = serializers.IntegerField(min_value=0, help_text="Ranked attempts (first games of a daily deal).")
     ranked_won = serializers.IntegerField(min_value=0, help_text="Ranked attempts won: lines on leaderboards.")
     current_streak = serializers.IntegerField(
