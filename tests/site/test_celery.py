@@ -18,6 +18,9 @@ def test_celery_is_configured_for_safe_redelivery():
     assert conf.broker_transport_options["visibility_timeout"] > conf.task_time_limit
 
 
+# Its outcome depends on the worker and it uses no database, so tests/conftest.py cannot tell: marked
+# by hand, so that the PostgreSQL phase of .ci/run (`-m services`, a real worker) runs it too.
+@pytest.mark.services
 def test_a_task_runs_and_answers():
     if not settings.CELERY_TASK_ALWAYS_EAGER and not app.control.ping(timeout=2.0):
         if os.environ.get("CELERY_WORKER_EXPECTED"):
