@@ -6,18 +6,22 @@ about the code is what the code does.
 - Every page of docs/ is listed in docs/README.md, the index the README links.
 - No file points outside the repository for its rules: there is no spec beside it any more, the
   pages in docs/ are the spec.
-- The code vectors of docs/codes.md are dealt by the engine card for card, and every error code of
-  ``common.errors.ErrorCode`` is in the table of docs/api.md with its status.
+- The code vectors of docs/codes.md are dealt by the engine card for card, every error code of
+  ``common.errors.ErrorCode`` is in the table of docs/api.md with its status, and the example state
+  of docs/api.md is what the API answers.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.engine import Game
 
@@ -163,3 +167,26 @@ def test_the_error_table_of_docs_api_names_every_code_with_its_status() -> None:
     assert not wrong, f"docs/api.md's error table misses or misfiles {wrong}"
     unknown = sorted(set(rows) - {code.value for code in ErrorCode})
     assert not unknown, f"docs/api.md's error table names codes that do not exist: {unknown}"
+
+
+def example_state() -> dict[str, Any]:
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    block = text[text.index("## The state of a game") :]
+    block = block[block.index("```json") + len("```json") : block.index("```\n", block.index("```json") + 7)]
+    state: dict[str, Any] = json.loads(block)
+    return state
+
+
+@pytest.mark.django_db
+def test_the_example_state_of_docs_api_is_what_the_api_answers() -> None:
+    client = APIClient()
+    game = client.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}, format="json").json()
+    move = {"from": "t7", "card": "TS", "to": "auto", "seq": 0}
+    answer = client.post(f"/api/v1/games/{game['id']}/moves", move, format="json").json()
+    example = example_state()
+    assert set(answer) == set(example)
+    shown = len(example["legal_moves"])
+    answer["legal_moves"] = answer["legal_moves"][:shown]
+    for field in ("id", "elapsed_ms"):
+        del answer[field], example[field]
+    assert answer == example
