@@ -37,7 +37,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     Tests whose outcome can depend on the services get the marker ``services``: ``.ci/run`` runs
     ``make test`` (everything, on the embedded defaults) and then ``-m services`` on PostgreSQL,
     Redis and a real worker. A test that depends on the worker or the cache without using the
-    database is marked ``services`` by hand (``tests/site/test_celery.py``).
+    database, or a browser test whose outcome does, is marked ``services`` by hand
+    (``tests/site/test_celery.py``, ``tests/frontend/test_account.py``).
     """
     skip_sqlite = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL); the database is SQLite")
     skip_redis = pytest.mark.skip(reason="needs Redis and a Celery worker (set REDIS_URL); tasks run in-process")
