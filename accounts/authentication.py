@@ -31,6 +31,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from common.errors import CSRF_FAILED
+from common.usernames import username_stored
 
 from .models import ApiToken, token_hash
 
@@ -117,8 +118,6 @@ class CachedModelBackend(ModelBackend):
         self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> Any:
         """Django's check of the password, for the name in any case and in its NFKC form (SPEC 6)."""
-        from .services import username_stored  # (the services import the games app: not at settings time)
-
         if isinstance(username, str):
             username = username_stored(username)
         return super().authenticate(request, username=username, password=password, **kwargs)

@@ -72,17 +72,6 @@ def _bare_name(name: str) -> str:
     return re.sub(r"[_.\-]", "", unicodedata.normalize("NFKC", name)).casefold()
 
 
-def username_stored(username: str) -> str:
-    """The stored name that a login's ``username`` means: the same name in any case and in the
-    NFKC form of registration ("ｊｏｎａｓ" and "jonas" log in as "Jonas"). An exact match comes first
-    (older accounts may differ only in case); a name nobody has comes back NFKC-normalised."""
-    name = unicodedata.normalize("NFKC", username)
-    names = list(get_user_model().objects.filter(username__iexact=name).values_list("username", flat=True)[:10])
-    if username in names or name in names:
-        return username if username in names else name
-    return names[0] if len(names) == 1 else name
-
-
 def user_register(
     *,
     username: str,

@@ -40,7 +40,7 @@ def rate_of(scope: str) -> tuple[int, int] | None:
     rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
     if rate is None:
         return None
-    count, period = rate.split("/")
+    count, period = str(rate).split("/")
     return int(count), _PERIODS[period[0]]
 
 
