@@ -100,7 +100,7 @@ class RateThrottle(BaseThrottle):
 
 class RateLimits(BaseThrottle):
     """Several limits as one DRF throttle: all count at once, in one round trip; a request over any
-    of them is refused, and waits for the latest of their windows to end."""
+    of them is refused, and told to wait until each limit it is over starts a new window."""
 
     def __init__(self, *limits: RateThrottle) -> None:
         self.limits = limits
