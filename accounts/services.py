@@ -72,17 +72,6 @@ def _bare_name(name: str) -> str:
     return re.sub(r"[_.\-]", "", unicodedata.normalize("NFKC", name)).casefold()
 
 
-def username_stored(username: str) -> str:
-    """The stored name that a login's ``username`` means: the same name in any case and in the
-    NFKC form of registration ("ｊｏｎａｓ" and "jonas" log in as "Jonas"). An exact match comes first
-    (older accounts may differ only in case); a name nobody has comes back NFKC-normalised."""
-    name = unicodedata.normalize("NFKC", username)
-    names = list(get_user_model().objects.filter(username__iexact=name).values_list("username", flat=True)[:10])
-    if username in names or name in names:
-        return username if username in names else name
-    return names[0] if len(names) == 1 else name
-
-
 def user_register(
     *,
     username: str,
@@ -169,7 +158,7 @@ def account_sign_out_elsewhere(
     tokens = ApiToken.objects.filter(user=user).exclude(pk__in=keep)
     if not all_tokens:
         tokens = tokens.filter(pk__in=session_tokens)
-    tokens.delete()  # (each revoked in the cache too: common.authentication)
+    tokens.delete()  # (each revoked in the cache too: accounts.authentication)
     return ended
 
 
@@ -387,14 +376,13 @@ def user_signed_in(*, user: Any, guest_session_key: str | None, token_name: str)
 
 #: Tokens an account holds at most. A new one beyond it replaces the oldest never used (a browser's
 #: login tokens usually are), else the one used longest ago; so logging in again and again never
-#: ends a token in use. It also bounds what a token client gains from the per-player rate limits,
-#: which count per token.
+#: ends a token in use. (The per-player rate limits count per account, whichever token it sends.)
 MAX_TOKENS = 10
 
 
 def token_issue(*, user: Any, name: str) -> tuple[ApiToken, str]:
     """A new API token of ``user``: its row and its key (shown once: only its hash is kept)."""
-    key = secrets.token_hex(20)  # 40 hex digits, as common.authentication expects
+    key = secrets.token_hex(20)  # 40 hex digits, as accounts.authentication expects
     with transaction.atomic():
         token = ApiToken.objects.create(user=user, digest=token_hash(key), prefix=key[:8], name=name)
         others = token_list(user=user).exclude(pk=token.pk)
@@ -410,7 +398,7 @@ def token_list(*, user: Any) -> QuerySet[ApiToken]:
 
 
 def token_revoke(*, user: Any, token_id: int) -> bool:
-    """Revoke one of ``user``'s tokens (at once on every web process: see common.authentication);
+    """Revoke one of ``user``'s tokens (at once on every web process: see accounts.authentication);
     False if the account has no such token."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     return bool(deleted)

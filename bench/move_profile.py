@@ -1,11 +1,12 @@
-"""Where a browser's move spends the web process's CPU: cProfile over moves in one process.
+"""Where a move spends the web process's CPU: cProfile over moves in one process.
 
 A logged-in browser (session cookie and CSRF token, Django's test client through the whole
-middleware stack and DRF) plays random legal moves; prints moves per second in one thread, the
-CPU per move (test client included), and the profiled CPU of the parts of a move.
+middleware stack and DRF), or with ``--client token`` an API client sending its token, plays
+random legal moves; prints moves per second in one thread, the CPU per move (test client
+included), and the profiled CPU of the parts of a move.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... DEBUG=0 SECRET_KEY=... ALLOWED_HOSTS=testserver \\
-        python bench/move_profile.py [--moves 1500]
+        python bench/move_profile.py [--moves 1500] [--client session|token]
 
 Needs ``SECURE_SSL_REDIRECT=0`` with ``DEBUG=0``, and lifted limits (``common.limits.lifted_env``),
 as ``bench/loadtest.py`` sets them. Profiling slows every call about threefold: read the parts
@@ -30,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 PARTS = {
     "Django handler (all)": r"handlers/base.py:get_response$",
     "DRF dispatch": r"rest_framework/views.py:dispatch$",
-    "  initial: auth, CSRF, limits": r"common/api.py:initial$",
-    "    CSRF check": r"common/authentication.py:enforce_csrf$",
-    "    limits + account (Redis)": r"throttles.py:_count_limits$",
+    "  initial: auth, CSRF, limits": r"rest_framework/views.py:initial$",
+    "    authentication (account)": r"rest_framework/views.py:perform_authentication$",
+    "    CSRF check": r"accounts/authentication.py:enforce_csrf$",
+    "    limits (Redis)": r"rest_framework/views.py:check_throttles$",
     "  view: the move (service)": r"games/services.py:game_play$",
     "    store read + write": r"games/store.py:(game_read|game_change_save)$",
     "    engine + state": r"games/services.py:_game_apply$|games/presenters.py:game_state$",
@@ -43,6 +45,7 @@ PARTS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1500)
+    parser.add_argument("--client", choices=("session", "token"), default="session")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
     import django
@@ -63,6 +66,9 @@ def main() -> None:
         "HTTP_X_CSRFTOKEN": client.cookies["csrftoken"].value,
         "HTTP_ORIGIN": "http://testserver",
     }
+    if args.client == "token":  # no cookies at all: the token alone
+        client = Client(HTTP_ACCEPT_LANGUAGE="de")
+        headers = {"content_type": "application/json", "HTTP_AUTHORIZATION": f"Token {signed_up.json()['token']}"}
 
     def new_game() -> dict[str, Any]:
         answer = client.post("/api/v1/games", {"rule": "relaxed"}, **headers)
@@ -84,7 +90,8 @@ def main() -> None:
     started, cpu = time.perf_counter(), time.process_time()
     play(args.moves)
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    print(f"move_profile: {args.moves / wall:.0f} moves/s in one thread, {cpu / args.moves * 1000:.2f} ms CPU per move")
+    per_move = cpu / args.moves * 1000
+    print(f"move_profile: {args.client}, {args.moves / wall:.0f} moves/s in one thread, {per_move:.2f} ms CPU per move")
     profile = cProfile.Profile(time.process_time)
     profile.enable()
     play(args.moves)

@@ -4,9 +4,10 @@ against the plain Django and DRF code they stand in for, in one process, per mov
 * the game's read and its versioned write (the row, the move log entry) through
   :mod:`games.store` against the ORM's ``filter().first()`` and ``filter(version=).update()`` +
   ``create()`` in a transaction;
-* the move's two rate limits (per player and per IP) counted in one round trip
-  (:func:`common.throttles.throttle_waits`) against DRF's ``SimpleRateThrottle``, which reads,
-  extends and writes back a list of the window's request times per limit.
+* the move's two rate limits (per player and per IP) counted together in one round trip
+  (:class:`common.throttles.RateLimits`, over :mod:`common.counters`) against DRF's
+  ``SimpleRateThrottle``, which reads, extends and writes back a list of the window's request
+  times per limit.
 
 Prints the median wall time and the CPU time per operation of each; asserts nothing.
 
@@ -100,12 +101,10 @@ def main() -> int:
 
     request = Request(RequestFactory().post("/api/v1/games/x/moves"))
     request.user = user  # (as DRF's authentication sets it)
-    limits = throttles.throttles("moves", "moves_ip")
+    (limits,) = throttles.throttles("moves", "moves_ip")
 
     def one_round_trip() -> None:
-        if hasattr(request._request, throttles._COUNTED):
-            delattr(request._request, throttles._COUNTED)
-        assert not throttles.throttle_waits(limits, request, None)  # type: ignore[arg-type]
+        assert limits.allow_request(request, None)
 
     class DrfPlayerThrottle(SimpleRateThrottle):
         scope = "moves"

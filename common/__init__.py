@@ -1,1 +1,2 @@
-"""Pieces every API app shares: errors, the JSON parser, authentication, sessions, base view."""
+"""Pieces every app shares: errors, the JSON parser, rate limits, sessions, base view. It imports
+no app (tests/site/test_layers.py)."""

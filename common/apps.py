@@ -6,8 +6,6 @@ class CommonConfig(AppConfig):
     verbose_name = "Common API pieces"
 
     def ready(self) -> None:
-        from .authentication import connect_token_cache_signals
         from .metrics import task_signals_connect
 
-        connect_token_cache_signals()
         task_signals_connect()

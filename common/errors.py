@@ -353,7 +353,7 @@ def error_body(code: ErrorCode, detail: str | None = None) -> dict[str, str]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render ``ApplicationError`` and every DRF/Django client error as ``{"error", "detail"}``."""
     # (not at import time: rest_framework.views reads the API settings, which name
-    # common.authentication, which imports this module)
+    # accounts.authentication, which imports this module)
     from rest_framework.views import exception_handler as drf_exception_handler
 
     if isinstance(exc, ApplicationError):

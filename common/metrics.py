@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
@@ -185,8 +186,7 @@ def scraped_register(collect: Callable[[], Iterable[Metric]]) -> None:
 
 
 def _queue_names() -> list[str]:
-    from yukon_site.celery import app
-
+    app = current_app  # the project's (it names itself current when made): common imports no project module
     names = {app.conf.task_default_queue or "celery"}
     names.update(queue.name for queue in app.conf.task_queues or ())
     return sorted(names)

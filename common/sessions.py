@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDatabaseSessionStore
 
-# Sessions logged in before the account cache (common.authentication.CachedModelBackend) name
-# Django's own backend: they stay logged in, with the cached one.
-_RENAMED_BACKENDS = {"django.contrib.auth.backends.ModelBackend": "common.authentication.CachedModelBackend"}
+# Sessions logged in with an earlier backend of this site name it (Django's own, before the
+# account cache; the cached one at its first address): they stay logged in, with today's.
+_FORMER_BACKENDS = frozenset({"django.contrib.auth.backends.ModelBackend", "common.authentication.CachedModelBackend"})
 
 
 class SessionStore(CachedDatabaseSessionStore):
@@ -28,7 +29,6 @@ class SessionStore(CachedDatabaseSessionStore):
 
     def load(self) -> dict[str, Any]:
         data: dict[str, Any] = super().load()
-        backend = data.get(BACKEND_SESSION_KEY)
-        if backend in _RENAMED_BACKENDS:
-            data[BACKEND_SESSION_KEY] = _RENAMED_BACKENDS[backend]
+        if data.get(BACKEND_SESSION_KEY) in _FORMER_BACKENDS:
+            data[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         return data

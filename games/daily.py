@@ -16,7 +16,6 @@ beat task ``games.daily_attempts_close``; the move path closes an attempt whose 
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -24,6 +23,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
 from common.retries import RETRY
 from games.engine import Game as EngineGame
@@ -151,10 +151,5 @@ def _prepare_soon() -> None:
 
 
 def prepare_dispatch() -> None:
-    from yukon_site.celery import app
-
     logger.warning("no daily deal ready for today: preparing one")
-    if app.conf.task_always_eager:
-        threading.Thread(target=daily_deals_prepare_task.apply, name="daily-deals-prepare", daemon=True).start()
-    else:
-        daily_deals_prepare_task.delay()
+    task_send_apart(daily_deals_prepare_task)

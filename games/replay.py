@@ -10,7 +10,6 @@ game of a day that is over (the admin's review queue links to them). Anyone else
 
 from __future__ import annotations
 
-import threading
 from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
@@ -18,6 +17,7 @@ from uuid import UUID
 from django.core.cache import cache
 from django.db.models import Q
 
+from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
 from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, card_of, replay
 from games.engine import Game as EngineGame
@@ -118,14 +118,9 @@ def _ask_postmortem(game: Game, now: datetime, last_move_at: datetime | None) ->
 def postmortem_dispatch(game_id: str) -> None:
     """Send the post-mortem task; with the embedded defaults (tasks run in-process) on a thread
     of its own, so that the request that asked never waits for the solver."""
-    from yukon_site.celery import app
+    from .tasks import game_postmortem
 
-    from .tasks import game_postmortem as task
-
-    if app.conf.task_always_eager:
-        threading.Thread(target=task.apply, args=((game_id,),), name="game-postmortem", daemon=True).start()
-    else:
-        task.delay(game_id)
+    task_send_apart(game_postmortem, game_id)
 
 
 def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:

@@ -19,8 +19,8 @@ from django.db.models import BooleanField, Count, Q, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from accounts.services import username_stored
 from common.errors import ApplicationError, ErrorCode
+from common.usernames import username_stored
 from games.competition import clock
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
 from games.replay import PUBLIC_TOP

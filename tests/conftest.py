@@ -91,9 +91,9 @@ def steady_throttle_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rate limits count in fixed windows (a minute: a new count at each minute's start), so a
     test whose requests straddle a minute's end would see its count start again: hold the clock
     of the limits in the middle of a window."""
-    from common.throttles import _Throttle
+    from common.throttles import RateThrottle
 
-    monkeypatch.setattr(_Throttle, "timer", staticmethod(lambda: 1_800_000_030.0))
+    monkeypatch.setattr(RateThrottle, "timer", staticmethod(lambda: 1_800_000_030.0))
 
 
 @pytest.fixture

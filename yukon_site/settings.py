@@ -221,7 +221,7 @@ POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))
 POSTMORTEM_MAX_SOLVES = int(os.environ.get("POSTMORTEM_MAX_SOLVES", "24"))
 
 # -- auth --------------------------------------------------------------------------------------
-AUTHENTICATION_BACKENDS = ["common.authentication.CachedModelBackend"]  # a session's account, cached
+AUTHENTICATION_BACKENDS = ["accounts.authentication.CachedModelBackend"]  # a session's account, cached
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -297,8 +297,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous API call gets 401 with "WWW-Authenticate: Token".
-        "common.authentication.StrictTokenAuthentication",
-        "common.authentication.GuestSessionAuthentication",
+        "accounts.authentication.StrictTokenAuthentication",
+        "accounts.authentication.GuestSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PARSER_CLASSES": ["common.parsers.SafeJSONParser"],

@@ -285,3 +285,23 @@ def test_token_clients_need_no_csrf_token(account):
     client = factories.token_client(account, enforce_csrf_checks=True)
 
     assert client.post("/api/v1/games", {}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "backend", ["django.contrib.auth.backends.ModelBackend", "common.authentication.CachedModelBackend"]
+)
+def test_a_session_logged_in_with_an_earlier_backend_stays_logged_in(account, backend):
+    """Sessions name the backend that logged them in: Django's own (before the account cache) or
+    the cached one at its first address (``common``, before authentication moved to accounts)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from common.sessions import SessionStore
+
+    store = SessionStore()
+    store.update({SESSION_KEY: str(account.pk), BACKEND_SESSION_KEY: backend})
+    store[HASH_SESSION_KEY] = account.get_session_auth_hash()
+    store.save()
+    browser = APIClient()
+    browser.cookies["sessionid"] = store.session_key
+
+    assert browser.get("/api/v1/auth/me").json()["username"] == account.username

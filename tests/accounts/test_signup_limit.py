@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from common.throttles import _Throttle
+from common.throttles import RateThrottle
 from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ TO_MIDNIGHT = 86_400 - int(NOW) % 86_400
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     now = [NOW]
-    monkeypatch.setattr(_Throttle, "timer", lambda self: now[0])
+    monkeypatch.setattr(RateThrottle, "timer", lambda self: now[0])
     return now
 
 

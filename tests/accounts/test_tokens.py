@@ -192,3 +192,22 @@ def test_the_migration_keeps_drf_tokens_working_and_their_keys_leave_the_old_tab
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE IF EXISTS authtoken_token")
         call_command("migrate", "accounts", verbosity=0)
+
+
+@pytest.mark.usefixtures("steady_throttle_window")
+def test_an_accounts_tokens_share_its_rate_limit(account: Any, settings: Any) -> None:
+    """Per player, whichever of its tokens it sends: ten tokens do not make ten limits."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "game_start": "2/minute"}}
+    _, second = services.token_issue(user=account, name="second")
+    first_client, second_client = factories.token_client(account), factories.token_client(account)
+    second_client.credentials(HTTP_AUTHORIZATION=f"Token {second}")
+
+    assert first_client.post("/api/v1/games", {"rule": "classic"}).status_code == 201
+    assert second_client.post("/api/v1/games", {"rule": "classic"}).status_code == 201
+    refused = second_client.post("/api/v1/games", {"rule": "classic"})
+
+    assert_error(refused, 429, "throttled")
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    other = factories.token_client(factories.user())
+    assert other.post("/api/v1/games", {"rule": "classic"}).status_code == 201

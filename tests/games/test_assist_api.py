@@ -167,7 +167,7 @@ def test_a_player_at_a_human_pace_is_never_refused(player, account, monkeypatch)
     """One hint every 2 s for three minutes (and a "still winnable?" every 10 s) on the default
     limits: never a 429."""
     clock = [1_000_000.0]
-    monkeypatch.setattr("common.throttles._Throttle.timer", lambda self: clock[0])
+    monkeypatch.setattr("common.throttles.RateThrottle.timer", lambda self: clock[0])
     game = factories.game(owner=account, engine=factories.one_move_from_winning())
     for n in range(90):
         assert player.get(f"/api/v1/games/{game.id}/hint").status_code == 200, n

@@ -1,4 +1,20 @@
-"""Dependencies point one way: games knows nothing of stats; stats listens to the games' events.
+"""Dependencies point one way: every import between the project's packages runs from a higher
+layer to a lower one (or stays within its package), anywhere in a module, also inside a function.
+
+The layers, from the bottom:
+
+0. ``common`` — the pieces every app shares (errors, parsers, sessions, rate limits, metrics): no app.
+1. ``games.engine`` — the rules: the standard library only (tests/engine also checks that).
+2. ``games.solver`` — beside the engine, on top of it.
+3. ``games`` — games, move log, the daily deal, the competition: it sends events and knows nothing
+   of the apps that listen (stats, accounts).
+4. ``stats`` — boards, bests and statistics, from the games' events and rows.
+5. ``accounts`` — registration, login, tokens, settings; deleting an account detaches its results
+   (stats) and its games (games), so it sits above both.
+6. ``frontend`` — the pages, over every app.
+7. ``yukon_site`` — the project: settings, URLs, the Celery app. No app imports it: a task's app is
+   ``task.app`` (``common.background``), Celery's current app (``common.metrics``).
+
 Presenters render what they are given and never query the database."""
 
 from __future__ import annotations
@@ -20,10 +36,22 @@ from tests import factories
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
 
+#: Each package of the project and its layer (a package's subpackages are in it, unless named).
+LAYERS = {
+    "common": 0,
+    "games.engine": 1,
+    "games.solver": 2,
+    "games": 3,
+    "stats": 4,
+    "accounts": 5,
+    "frontend": 6,
+    "yukon_site": 7,
+}
+
 
 def imports_of(source: str, package: str) -> list[str]:
     """Every module ``source`` (a module of ``package``) imports anywhere, also inside a function,
-    as absolute names."""
+    as absolute names; and the names it hands to ``import_module`` or ``import_string``."""
     names = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -31,7 +59,23 @@ def imports_of(source: str, package: str) -> list[str]:
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             names.append(".".join([*base, *([node.module] if node.module else [])]))
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) in ("import_module", "import_string")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append(node.args[0].value)
     return names
+
+
+def layer_of(module: str) -> tuple[str, int] | None:
+    """The project package of a module name and its layer, or None for anything else."""
+    for package in sorted(LAYERS, key=len, reverse=True):
+        if module == package or module.startswith(package + "."):
+            return package, LAYERS[package]
+    return None
 
 
 def _package(path: Path) -> str:
@@ -39,21 +83,71 @@ def _package(path: Path) -> str:
     return ".".join(parts if parts[-1] == "__init__" else parts[:-1]).removesuffix(".__init__")
 
 
-@pytest.mark.parametrize("path", sorted(GAMES.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_module_of_games_imports_stats(path: Path) -> None:
-    source = path.read_text()
-    offending = [name for name in imports_of(source, _package(path)) if name.split(".")[0] == "stats"]
-    assert offending == [], f"{path.relative_to(ROOT)} imports {offending}: send an event (games.signals) instead"
-    assert 'import_module("stats' not in source
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
 
 
-def test_the_scan_sees_late_and_relative_imports() -> None:
+def upward_imports(source: str, module: str, package: str) -> list[str]:
+    """The imports of ``source`` (the module ``module`` of ``package``) that go to a higher layer."""
+    own = layer_of(module)
+    assert own is not None, module
+    return [
+        name
+        for name in imports_of(source, package)
+        if (other := layer_of(name)) is not None and other[0] != own[0] and other[1] > own[1]
+    ]
+
+
+MODULES = sorted(
+    path
+    for top in {name.split(".")[0] for name in LAYERS}
+    for path in (ROOT / top).rglob("*.py")
+    if "migrations" not in path.parts
+)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_imports_from_a_higher_layer(path: Path) -> None:
+    module = _module(path)
+    offending = upward_imports(path.read_text(), module, _package(path))
+    assert offending == [], (
+        f"{path.relative_to(ROOT)} (layer {layer_of(module)}) imports {offending} from a higher layer: "
+        "move the shared piece down, or send an event (games.signals) instead"
+    )
+
+
+def test_every_package_of_the_project_has_a_layer() -> None:
+    tops = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests", "bench", "deploy"}
+    assert tops <= {name.split(".")[0] for name in LAYERS}, tops
+    inside = {_module(path) for path in GAMES.glob("*/__init__.py")} - {"games.migrations", "games.management"}
+    assert inside <= {*LAYERS, "games.competition"}, inside  # (a new subpackage of games: give it its layer)
+
+
+def test_the_scan_sees_late_relative_and_named_imports() -> None:
     late = "def board():\n    from stats import tasks\n"
     assert imports_of(late, "games") == ["stats"]
     assert imports_of("from ..stats.tasks import x\n", "games.engine") == ["games.stats.tasks"]
     assert imports_of("from .. import stats\n", "games.engine") == ["games"]
     assert imports_of("from .models import Game\n", "games") == ["games.models"]
+    assert imports_of('importlib.import_module("stats.tasks")\n', "games") == ["stats.tasks"]
     assert "games.engine.cards" in imports_of((GAMES / "engine" / "game.py").read_text(), "games.engine")
+
+
+@pytest.mark.parametrize(
+    ("source", "module", "package", "offending"),
+    [
+        ("def f():\n    from yukon_site.celery import app\n", "games.daily", "games", ["yukon_site.celery"]),
+        ("from stats.tasks import x\n", "games.signals", "games", ["stats.tasks"]),
+        ("from accounts.models import ApiToken\n", "common.auth", "common", ["accounts.models"]),
+        ("from ..models import Game\n", "games.engine.game", "games.engine", ["games.models"]),
+        ("from . import cards\n", "games.engine.game", "games.engine", []),
+        ("from games.solver import solve\n", "games.engine.moves", "games.engine", ["games.solver"]),
+        ("from games.engine import Game\n", "stats.api", "stats", []),
+        ("from .services import x\n", "accounts.api", "accounts", []),
+    ],
+)
+def test_an_import_from_a_higher_layer_is_found(source: str, module: str, package: str, offending: list[str]) -> None:
+    assert upward_imports(source, module, package) == offending
 
 
 @pytest.mark.django_db

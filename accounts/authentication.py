@@ -1,5 +1,5 @@
-"""Authentication: API tokens (``accounts.models.ApiToken``), and session cookies with CSRF checked
-for guests too.
+"""Authentication: API tokens (:class:`accounts.models.ApiToken`), and session cookies with CSRF
+checked for guests too.
 
 Every API call of a token client names its token, so the token's account is kept in the cache
 (Redis in production) for a minute instead of being read from the database on each move. A
@@ -8,20 +8,16 @@ ends the token at once on every web process, even if a request that read the tok
 the logout stores it afterwards: storing never overwrites (``add``). A change of the account
 (deactivated, renamed, made staff) drops its entries, so it applies within one request. The
 token's ``last_used_at`` is written when its entry is made: at most about once a minute. The
-account of a logged-in session is cached the same way (:class:`CachedModelBackend`), and read in
-the round trip that counts the request's rate limits (``ApiView.initial``).
+account of a logged-in session is cached the same way (:class:`CachedModelBackend`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS
@@ -30,13 +26,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.authentication import SessionScheme
 from rest_framework import exceptions
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
-from accounts.models import ApiToken, token_hash
+from common.errors import CSRF_FAILED
+from common.usernames import username_stored
 
-from .errors import CSRF_FAILED
+from .models import ApiToken, token_hash
 
 _KEY = re.compile(r"[0-9a-f]{40}")
 
@@ -47,11 +44,6 @@ _REVOKED_SECONDS = 10 * TOKEN_CACHE_SECONDS
 _USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
 
 
-def token_digest(token_key: str) -> str:
-    """What the cache and the rate limits see of a token (the token itself is a secret)."""
-    return token_hash(token_key)[:40]
-
-
 def token_cache_key(token_key: str) -> str:
     return _cache_key_of(token_hash(token_key))
 
@@ -59,23 +51,6 @@ def token_cache_key(token_key: str) -> str:
 def _cache_key_of(stored_digest: str) -> str:
     """The cache key of a stored token (``ApiToken.digest``, the whole SHA-256 of its key)."""
     return "auth:token:" + stored_digest[:40]
-
-
-def request_token(request: Request) -> str | None:
-    """The well-formed token of ``Authorization: Token <key>`` (read as DRF's token
-    authentication reads it), or None."""
-    words = get_authorization_header(request).split()
-    if len(words) != 2 or words[0].lower() != TokenAuthentication.keyword.lower().encode():
-        return None
-    key = words[1].decode("latin-1")
-    return key if _KEY.fullmatch(key) else None
-
-
-_ENTRY = "_yukon_token_entry"  # on the Django request: the cache entry read ahead (ApiView.initial)
-
-
-def remember_token_entry(request: Request, entry: Any) -> None:
-    setattr(request._request, _ENTRY, entry)
 
 
 def cached_account(entry: Any) -> Any:
@@ -91,18 +66,13 @@ def cached_account(entry: Any) -> Any:
 
 class StrictTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``; a malformed key is refused before it reaches the database,
-    and a known one is answered from the cache (read ahead, with the rate-limit counters)."""
-
-    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
-        self._ahead = getattr(request._request, _ENTRY, _ENTRY)
-        return super().authenticate(request)
+    and a known one is answered from the cache."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if not _KEY.fullmatch(key):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         name = token_cache_key(key)
-        ahead = getattr(self, "_ahead", _ENTRY)
-        entry = cache.get(name) if ahead is _ENTRY else ahead
+        entry = cache.get(name)
         if entry == _REVOKED:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not isinstance(entry, dict) or "token_id" not in entry:
@@ -130,31 +100,8 @@ def _token_of(key: str) -> ApiToken:
     return token
 
 
-def session_user_id(request: Request) -> str | None:
-    """The account id a browser's session names (not yet checked: ``get_user`` does that), or None."""
-    django_request = request._request
-    if settings.SESSION_COOKIE_NAME not in django_request.COOKIES or not hasattr(django_request, "session"):
-        return None
-    user_id = django_request.session.get(SESSION_KEY)
-    return None if user_id is None else str(user_id)
-
-
 def user_cache_key(user_id: Any) -> str:
     return f"auth:user:{user_id}"
-
-
-# The account entry that ``ApiView.initial`` read with the rate-limit counters, for the
-# ``get_user`` of the same request (Django's backends are not given the request).
-_user_read_ahead: ContextVar[tuple[str, Any] | None] = ContextVar("user_read_ahead", default=None)
-
-
-@contextmanager
-def user_entry_read_ahead(user_id: str, entry: Any) -> Iterator[None]:
-    reset = _user_read_ahead.set((user_id, entry))
-    try:
-        yield
-    finally:
-        _user_read_ahead.reset(reset)
 
 
 class CachedModelBackend(ModelBackend):
@@ -171,16 +118,13 @@ class CachedModelBackend(ModelBackend):
         self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> Any:
         """Django's check of the password, for the name in any case and in its NFKC form (docs/accounts.md)."""
-        from accounts.services import username_stored  # (accounts' services import the games app)
-
         if isinstance(username, str):
             username = username_stored(username)
         return super().authenticate(request, username=username, password=password, **kwargs)
 
     def get_user(self, user_id: Any) -> Any:
         name = user_cache_key(user_id)
-        ahead = _user_read_ahead.get()
-        entry = ahead[1] if ahead is not None and ahead[0] == str(user_id) else cache.get(name)
+        entry = cache.get(name)
         if not isinstance(entry, dict) or "session_auth_hash" not in entry:
             user = super().get_user(user_id)
             if user is not None:
@@ -209,7 +153,7 @@ def _user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect_token_cache_signals() -> None:
-    """Keep the token cache right (called once, from ``CommonConfig.ready``)."""
+    """Keep the token cache right (called once, from ``AccountsConfig.ready``)."""
     post_delete.connect(_token_revoked, sender=ApiToken, dispatch_uid="token_cache_revoked")
     post_save.connect(_user_changed, sender=get_user_model(), dispatch_uid="token_cache_user_changed")
     post_delete.connect(_user_deleted, sender=get_user_model(), dispatch_uid="user_cache_user_deleted")
@@ -224,13 +168,10 @@ class GuestSessionAuthentication(SessionAuthentication):
     """
 
     def authenticate(self, request: Request) -> tuple[Any, None] | None:
-        user = getattr(request._request, "user", None)
-        if user is not None and user.is_active:
+        found: tuple[Any, None] | None = super().authenticate(request)  # a logged-in session: CSRF checked
+        if found is None and request.method not in SAFE_METHODS and settings.SESSION_COOKIE_NAME in request.COOKIES:
             self.enforce_csrf(request)
-            return (user, None)
-        if request.method not in SAFE_METHODS and settings.SESSION_COOKIE_NAME in request.COOKIES:
-            self.enforce_csrf(request)
-        return None
+        return found
 
     def enforce_csrf(self, request: Request) -> None:
         try:
@@ -242,4 +183,4 @@ class GuestSessionAuthentication(SessionAuthentication):
 class GuestSessionScheme(SessionScheme):
     """Documents :class:`GuestSessionAuthentication` as the ``cookieAuth`` scheme."""
 
-    target_class = "common.authentication.GuestSessionAuthentication"
+    target_class = "accounts.authentication.GuestSessionAuthentication"
