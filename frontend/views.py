@@ -23,42 +23,42 @@ from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
 
 from accounts.limits import signup_limit_words
+from accounts.models import SETTING_DEFAULTS
 from common.errors import ApplicationError
 from games.api import player_of
+from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
 from stats.selectors import user_by_username
 
-#: The settings dialog: (API field, label, help), SPEC section 3 order, then the display choice.
-SETTINGS_FIELDS = [
-    (
-        "double_click",
+#: The settings dialog's texts (label, help) of each setting of ``accounts.models.SETTING_DEFAULTS``.
+_SETTING_TEXTS = {
+    "double_click": (
         pgettext_lazy("settings.doubleTap", "Double-tap"),
         pgettext_lazy(
             "settings.doubleTap.help",
             "Tapping or clicking twice on a card finds a place on the table for it and the cards on it.",
         ),
     ),
-    (
-        "drop_hints",
+    "drop_hints": (
         pgettext_lazy("settings.dropHints", "Drop hints"),
         pgettext_lazy("settings.dropHints.help", "Highlights the legal targets while you drag."),
     ),
-    (
-        "interactive_rules",
+    "interactive_rules": (
         pgettext_lazy("settings.interactiveRules", "Interactive rules"),
         pgettext_lazy("settings.interactiveRules.help", "Explains the rule when a move is refused."),
     ),
-    (
-        "auto_drop",
+    "auto_drop": (
         pgettext_lazy("settings.autoDrop", "Automatic drop"),
         pgettext_lazy("settings.autoDrop.help", "Chooses the target column by itself when you let go."),
     ),
-    (
-        "four_color",
+    "four_color": (
         pgettext_lazy("settings.fourColor", "Four-colour deck"),
         pgettext_lazy("settings.fourColor.help", "Diamonds blue, clubs green: easier to tell apart."),
     ),
-]
+}
+#: The settings dialog: (API field, label, help), in the order of SETTING_DEFAULTS (SPEC section 3,
+#: then the display choice); a setting without its texts fails here, at start.
+SETTINGS_FIELDS = [(name, *_SETTING_TEXTS[name]) for name in SETTING_DEFAULTS]
 
 #: Each page's title and meta description.
 PAGES = {
@@ -186,6 +186,13 @@ MODULES = {
 }
 
 
+def page_config() -> dict[str, object]:
+    """What the pages' modules take from the server instead of writing it themselves, rendered into
+    every page (``base.html``: ``<script type="application/json" id="page-config">``, read by
+    ``config.js``): the play settings' defaults and the clean-win score."""
+    return {"settings": SETTING_DEFAULTS, "clean_win_score": CLEAN_WIN_SCORE}
+
+
 @functools.cache
 def catalog_version() -> str:
     """A digest of the compiled script catalogues: the catalogue's address changes with its texts."""
@@ -207,6 +214,7 @@ def page_context(page: str, script: str, *, name: str = "") -> dict[str, object]
         "script": f"frontend/{script}",
         "modules": [f"frontend/{module}.js" for module in MODULES[script]],
         "settings_fields": SETTINGS_FIELDS,
+        "page_config": page_config(),
         "catalog_version": catalog_version(),
     }
 

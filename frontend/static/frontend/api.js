@@ -105,6 +105,9 @@ export const auth = {
   logout: () => request("POST", "auth/logout"),
   /** Delete the account (its password asked again); 204, then the session is a guest's. */
   deleteAccount: (password) => request("DELETE", "auth/me", { password }),
+  /** The play settings: the account's, or the guest session's. */
+  settings: () => request("GET", "auth/settings"),
+  changeSettings: (changes) => request("PATCH", "auth/settings", changes),
 };
 
 export const daily = {
