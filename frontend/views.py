@@ -30,6 +30,8 @@ from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
 from stats.selectors import user_by_username
 
+from .modules import page_modules
+
 #: The settings dialog's texts (label, help) of each setting of ``accounts.models.SETTING_DEFAULTS``.
 _SETTING_TEXTS = {
     "double_click": (
@@ -169,22 +171,6 @@ PAGES = {
     ),
 }
 
-#: Each page's ES modules, named up front (<link rel="modulepreload">) so that the browser fetches
-#: them side by side instead of discovering one level of imports after another.
-MODULES = {
-    "play.js": ["i18n", "api", "nav", "settings", "board", "keyboard", "game", "dialogs"],
-    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "keyboard", "game", "dialogs", "share"],
-    "leaderboards.js": ["i18n", "strings", "api", "nav"],
-    "stats.js": ["i18n", "strings", "api", "nav"],
-    "archive.js": ["i18n", "strings", "api", "nav"],
-    "auth.js": ["i18n", "strings", "api", "nav"],
-    "account.js": ["i18n", "strings", "api", "nav", "settings"],
-    "games.js": ["i18n", "strings", "api", "nav"],
-    "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
-    "player.js": ["i18n", "strings", "api", "nav"],
-    "account_delete.js": ["i18n", "strings", "api", "nav"],
-}
-
 
 def page_config() -> dict[str, object]:
     """What the pages' modules take from the server instead of writing it themselves, rendered into
@@ -212,7 +198,7 @@ def page_context(page: str, script: str, *, name: str = "") -> dict[str, object]
         "title": title,
         "description": description,
         "script": f"frontend/{script}",
-        "modules": [f"frontend/{module}.js" for module in MODULES[script]],
+        "modules": [f"frontend/{module}" for module in page_modules(script)],
         "settings_fields": SETTINGS_FIELDS,
         "page_config": page_config(),
         "catalog_version": catalog_version(),

@@ -8,6 +8,7 @@ account's games, never with everyone's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -189,7 +190,8 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
             "fewest_moves": Min("moves", filter=won),
             "clean_wins": Count("pk", filter=won & Q(score=CLEAN_WIN_SCORE)),
         }
-    for row in games.values("rule").annotate(**figures_of).order_by():
+    rows: Iterable[Mapping[str, Any]] = games.values("rule").annotate(**figures_of).order_by()
+    for row in rows:
         figures = rules[row["rule"]]
         figures.played, figures.won = row["played"], row["won"]
         figures.sum_time = row["sum_time"] or 0
