@@ -2,27 +2,16 @@
 // the statistics page and a player's profile show of the server's answer, and nothing computed.
 // Outside a page the texts are the English ones and the numbers German (the default language).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import test from "node:test";
 
 import { historyPoints, statTiles, timeAxis } from "../../frontend/static/frontend/figures.js";
 
-function rule(fields = {}) {
-  return {
-    played: 0, won: 0, win_rate: 0, best_time_ms: null, fewest_moves: null, clean_wins: 0,
-    average_time_ms: null, average_moves: null, average_score: null, ...fields,
-  };
-}
+// An answer of me/stats in the documented shape (tests/stats/test_stats_api.py holds it to the schema).
+const ANSWER = JSON.parse(readFileSync(new URL("fixtures/player_stats.json", import.meta.url), "utf8"));
 
 function stats({ username = "lena", overall = {}, daily = {} } = {}) {
-  return {
-    username,
-    member_since: username ? "2026-11-01T10:00:00Z" : null,
-    overall: rule(overall),
-    rules: { classic: rule(overall), relaxed: rule() },
-    daily: { played: 0, won: 0, ranked: 0, ranked_won: 0, current_streak: 0, longest_streak: 0, best_rank: null, ...daily },
-    history: [],
-    recent_daily: [],
-  };
+  return { ...ANSWER, username, overall: { ...ANSWER.overall, ...overall }, daily: { ...ANSWER.daily, ...daily } };
 }
 
 const byId = (tiles) => Object.fromEntries(tiles.map((tile) => [tile.id, tile.value]));
@@ -71,10 +60,7 @@ test("the clean-win tile names the score the server renders", () => {
 });
 
 test("the chart's points: a finished game at its end with its final time, an open one at its deal with its clock", () => {
-  const points = historyPoints([
-    { created_at: "2026-12-01T09:00:00Z", finished_at: "2026-12-01T09:05:00Z", won: true, time_ms: 300_000, elapsed_ms: 300_000, moves: 140 },
-    { created_at: "2026-12-01T10:00:00Z", finished_at: null, won: false, time_ms: null, elapsed_ms: 90_000, moves: 12 },
-  ]);
+  const points = historyPoints(ANSWER.history);
   assert.deepEqual(points, [
     { when: "2026-12-01T09:05:00Z", won: true, timeMs: 300_000, moves: 140 },
     { when: "2026-12-01T10:00:00Z", won: false, timeMs: 90_000, moves: 12 },

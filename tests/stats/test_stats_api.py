@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -187,3 +189,11 @@ def test_the_new_answers_match_their_documented_shapes(components, player, accou
     assert_matches(components, "MyStats", player.get("/api/v1/me/stats").json())
     assert_matches(components, "PlayerStats", player.get(f"/api/v1/players/{account.username}/stats").json())
     assert_matches(components, "GameSummary", player.get("/api/v1/games").json()["results"][0])
+
+
+def test_the_page_modules_tests_read_an_answer_of_the_documented_shape(components):
+    """tests/js/figures.test.mjs renders this answer of me/stats: it must be one the server can give."""
+    answer = json.loads((Path(__file__).parents[1] / "js" / "fixtures" / "player_stats.json").read_text())
+
+    assert_matches(components, "MyStats", answer)
+    assert_matches(components, "MyStats", {**answer, "username": None, "member_since": None})

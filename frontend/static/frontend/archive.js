@@ -78,7 +78,7 @@ async function show(page) {
     message(err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
     return;
   }
-  const days = data.results || [];
+  const days = data.results;
   $("archive-body").replaceChildren(...days.map((day) => row(day, { account })));
   $("archive-table").hidden = !days.length;
   message(days.length ? "" : t("archive.empty"));

@@ -76,7 +76,7 @@ async function show(page) {
     $("games-note").hidden = false;
     return;
   }
-  const rows = data.results || [];
+  const rows = data.results;
   $("games-list").replaceChildren(...rows.map(row));
   $("games-empty").hidden = rows.length > 0;
   $("games-count").textContent = data.count ? tn("games.count", data.count) : "";
