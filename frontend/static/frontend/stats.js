@@ -10,7 +10,8 @@ import { historyPoints, renderTiles, timeAxis } from "./figures.js";
 const $ = (id) => document.getElementById(id);
 const DASH = "–";
 
-function showRules(rules) {
+/** The table by rule, once there is something to tell apart (a game played). */
+function showRules({ overall, rules }) {
   const body = $("rules-body");
   body.replaceChildren();
   for (const [rule, r] of Object.entries(rules)) {
@@ -31,7 +32,7 @@ function showRules(rules) {
     }
     body.append(row);
   }
-  $("rules-section").hidden = !body.children.length;
+  $("rules-section").hidden = overall.played === 0;
 }
 
 /** Chart.js (210 KB) is fetched only when there is something to draw; resolves to window.Chart or null. */
@@ -132,7 +133,7 @@ async function init() {
   const points = historyPoints(server.history);
   $("chart-empty").textContent = points.length ? t("stats.chart.empty") : t("stats.none");
   renderTiles($("stats-tiles"), server);
-  showRules(server.rules);
+  showRules(server);
   window.yukonChart = await drawChart(points);
   document.body.dataset.statsReady = "1";
 }
