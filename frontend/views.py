@@ -29,6 +29,7 @@ from games.api import player_of
 from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
 from stats.selectors import user_by_username
+from stats.standing import BARS
 
 from .modules import page_modules
 
@@ -175,8 +176,13 @@ PAGES = {
 def page_config() -> dict[str, object]:
     """What the pages' modules take from the server instead of writing it themselves, rendered into
     every page (``base.html``: ``<script type="application/json" id="page-config">``, read by
-    ``config.js``): the play settings' defaults and the clean-win score."""
-    return {"settings": SETTING_DEFAULTS, "clean_win_score": CLEAN_WIN_SCORE}
+    ``config.js``): the play settings' defaults, the clean-win score and the width of a bar of the
+    standing's histograms (time in ms, moves), which the page pads with empty bars."""
+    return {
+        "settings": SETTING_DEFAULTS,
+        "clean_win_score": CLEAN_WIN_SCORE,
+        "bar_widths": {kind: width for kind, (width, _, _) in BARS.items()},
+    }
 
 
 @functools.cache

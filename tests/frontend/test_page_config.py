@@ -23,3 +23,4 @@ def test_every_page_carries_the_servers_settings_defaults_and_clean_win_score(pa
 
     assert config["settings"] == client.get("/api/v1/auth/settings").json()  # a new guest's
     assert config["clean_win_score"] == 625
+    assert config["bar_widths"] == {"time": 30_000, "moves": 10}  # a bar of 30 s, of 10 moves

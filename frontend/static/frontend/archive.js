@@ -83,7 +83,7 @@ async function show(page) {
   $("archive-table").hidden = !days.length;
   message(days.length ? "" : t("archive.empty"));
   $("archive-count").textContent = data.count ? tn("archive.count", data.count) : "";
-  const pages = Math.max(1, Math.ceil((data.count || 0) / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
   $("archive-pager").hidden = pages <= 1;
   $("archive-page").textContent = t("games.page", { page, pages });
   $("archive-prev").disabled = !data.previous;

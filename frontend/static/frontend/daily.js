@@ -102,7 +102,7 @@ async function load() {
   tickCloses();
   showBoard(today.date);
   whereYouStand(today.date);
-  if (user) await standing(today.attempt || null);
+  if (user) await standing(today.attempt);
   else await guestView();
 }
 

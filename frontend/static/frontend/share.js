@@ -26,7 +26,7 @@ export function foundationCounts(log) {
   const done = []; // each move's change of the foundations, for the undos
   let cards = 0;
   for (const entry of log) {
-    const move = entry.move || "";
+    const { move } = entry;
     if (move === "undo") cards -= done.pop() || 0;
     else {
       const change = (/>f/.test(move) ? 1 : 0) - (/^f/.test(move) ? 1 : 0);
