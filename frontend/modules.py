@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 
 #: A static import or re-export of a module beside it: the part between the keyword and ``from``
@@ -54,8 +55,15 @@ def _read_static(name: str) -> str:
     return Path(str(found)).read_text(encoding="utf-8")
 
 
-@functools.cache
 def page_modules(entry: str) -> tuple[str, ...]:
-    """The modules to preload for the page whose script is ``frontend/<entry>``, read once from
-    the static files (at the first request of the page after a start)."""
+    """The modules to preload for the page whose script is ``frontend/<entry>``, read from the
+    static files once (at the page's first request after a start), or each time under ``DEBUG``
+    (``make run``: a script just edited counts at once)."""
+    return _graph_of(entry) if settings.DEBUG else _graph_once(entry)
+
+
+def _graph_of(entry: str) -> tuple[str, ...]:
     return tuple(import_graph(entry, _read_static))
+
+
+_graph_once = functools.cache(_graph_of)
