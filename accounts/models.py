@@ -10,7 +10,9 @@ from django.db import models
 from django.utils import timezone
 
 #: The settings and their defaults: "Doppelklick", "Ablagehilfe", "Interaktive Regeln", "Automatische
-#: Ablage", and the four-colour deck (a display choice, kept with the account too: issue 26).
+#: Ablage", and the four-colour deck (a display choice, kept with the account too: issue 26). The one
+#: place of the defaults: the profile's fields, a guest's settings and the pages (frontend/views.py
+#: renders them into each page for settings.js) take them from here.
 SETTING_DEFAULTS: dict[str, bool] = {
     "double_click": True,
     "drop_hints": True,
@@ -22,13 +24,22 @@ SETTING_DEFAULTS: dict[str, bool] = {
 
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    double_click = models.BooleanField(default=True, help_text="Doppelklick: double-tap finds a column.")
-    drop_hints = models.BooleanField(default=True, help_text="Ablagehilfe: highlight legal drop targets.")
-    interactive_rules = models.BooleanField(
-        default=True, help_text="Interaktive Regeln: explain the rule when a move is refused."
+    double_click = models.BooleanField(
+        default=SETTING_DEFAULTS["double_click"], help_text="Doppelklick: double-tap finds a column."
     )
-    auto_drop = models.BooleanField(default=False, help_text="Automatische Ablage: choose the target on release.")
-    four_color = models.BooleanField(default=False, help_text="Four-colour deck: diamonds blue, clubs green.")
+    drop_hints = models.BooleanField(
+        default=SETTING_DEFAULTS["drop_hints"], help_text="Ablagehilfe: highlight legal drop targets."
+    )
+    interactive_rules = models.BooleanField(
+        default=SETTING_DEFAULTS["interactive_rules"],
+        help_text="Interaktive Regeln: explain the rule when a move is refused.",
+    )
+    auto_drop = models.BooleanField(
+        default=SETTING_DEFAULTS["auto_drop"], help_text="Automatische Ablage: choose the target on release."
+    )
+    four_color = models.BooleanField(
+        default=SETTING_DEFAULTS["four_color"], help_text="Four-colour deck: diamonds blue, clubs green."
+    )
     email_pending = models.EmailField(
         blank=True, help_text="A new address waiting for its confirmation link (the confirmed one is the user's email)."
     )

@@ -5,6 +5,8 @@ from rest_framework import serializers
 
 from common.serializers import StrictBooleanField, StrictCharField
 
+from .models import SETTING_DEFAULTS
+
 
 @extend_schema_field({"type": "string", "format": "email", "maxLength": 254})
 class EmailAddressField(StrictCharField):
@@ -102,17 +104,25 @@ class TokenCreateSerializer(serializers.Serializer):
     )
 
 
+def _default(name: str) -> str:
+    """How the schema names a setting's default (``SETTING_DEFAULTS``, the one place of them)."""
+    return "default on" if SETTING_DEFAULTS[name] else "default off"
+
+
 class PlayerSettingsSerializer(serializers.Serializer):
     """The play settings of docs/rules.md, remembered per player (account or guest session)."""
 
-    double_click = StrictBooleanField(help_text="Doppelklick: double-tap finds a column (default on).")
-    drop_hints = StrictBooleanField(help_text="Ablagehilfe: highlight legal drop targets (default on).")
+    double_click = StrictBooleanField(help_text=f"Doppelklick: double-tap finds a column ({_default('double_click')}).")
+    drop_hints = StrictBooleanField(help_text=f"Ablagehilfe: highlight legal drop targets ({_default('drop_hints')}).")
     interactive_rules = StrictBooleanField(
-        help_text="Interaktive Regeln: explain the rule when a move is refused (default on)."
+        help_text=f"Interaktive Regeln: explain the rule when a move is refused ({_default('interactive_rules')})."
     )
-    auto_drop = StrictBooleanField(help_text="Automatische Ablage: choose the target column on release (default off).")
+    auto_drop = StrictBooleanField(
+        help_text=f"Automatische Ablage: choose the target column on release ({_default('auto_drop')})."
+    )
     four_color = StrictBooleanField(
-        required=False, help_text="Four-colour deck: diamonds blue, clubs green (default off; optional in a PUT)."
+        required=False,
+        help_text=f"Four-colour deck: diamonds blue, clubs green ({_default('four_color')}; optional in a PUT).",
     )
 
 

@@ -23,42 +23,45 @@ from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
 
 from accounts.limits import signup_limit_words
+from accounts.models import SETTING_DEFAULTS
 from common.errors import ApplicationError
 from games.api import player_of
+from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
 from stats.selectors import user_by_username
+from stats.standing import BARS
 
-#: The settings dialog: (API field, label, help), in the order of docs/rules.md, then the display choice.
-SETTINGS_FIELDS = [
-    (
-        "double_click",
+from .modules import page_modules
+
+#: The settings dialog's texts (label, help) of each setting of ``accounts.models.SETTING_DEFAULTS``.
+_SETTING_TEXTS = {
+    "double_click": (
         pgettext_lazy("settings.doubleTap", "Double-tap"),
         pgettext_lazy(
             "settings.doubleTap.help",
             "Tapping or clicking twice on a card finds a place on the table for it and the cards on it.",
         ),
     ),
-    (
-        "drop_hints",
+    "drop_hints": (
         pgettext_lazy("settings.dropHints", "Drop hints"),
         pgettext_lazy("settings.dropHints.help", "Highlights the legal targets while you drag."),
     ),
-    (
-        "interactive_rules",
+    "interactive_rules": (
         pgettext_lazy("settings.interactiveRules", "Interactive rules"),
         pgettext_lazy("settings.interactiveRules.help", "Explains the rule when a move is refused."),
     ),
-    (
-        "auto_drop",
+    "auto_drop": (
         pgettext_lazy("settings.autoDrop", "Automatic drop"),
         pgettext_lazy("settings.autoDrop.help", "Chooses the target column by itself when you let go."),
     ),
-    (
-        "four_color",
+    "four_color": (
         pgettext_lazy("settings.fourColor", "Four-colour deck"),
         pgettext_lazy("settings.fourColor.help", "Diamonds blue, clubs green: easier to tell apart."),
     ),
-]
+}
+#: The settings dialog: (API field, label, help), in the order of SETTING_DEFAULTS (SPEC section 3,
+#: then the display choice); a setting without its texts fails here, at start.
+SETTINGS_FIELDS = [(name, *_SETTING_TEXTS[name]) for name in SETTING_DEFAULTS]
 
 #: Each page's title and meta description.
 PAGES = {
@@ -169,21 +172,17 @@ PAGES = {
     ),
 }
 
-#: Each page's ES modules, named up front (<link rel="modulepreload">) so that the browser fetches
-#: them side by side instead of discovering one level of imports after another.
-MODULES = {
-    "play.js": ["i18n", "api", "nav", "settings", "board", "keyboard", "game", "dialogs"],
-    "daily.js": ["i18n", "strings", "api", "nav", "settings", "board", "keyboard", "game", "dialogs", "share"],
-    "leaderboards.js": ["i18n", "strings", "api", "nav"],
-    "stats.js": ["i18n", "strings", "api", "nav"],
-    "archive.js": ["i18n", "strings", "api", "nav"],
-    "auth.js": ["i18n", "strings", "api", "nav"],
-    "account.js": ["i18n", "strings", "api", "nav", "settings"],
-    "games.js": ["i18n", "strings", "api", "nav"],
-    "replay.js": ["i18n", "strings", "api", "nav", "settings", "board"],
-    "player.js": ["i18n", "strings", "api", "nav"],
-    "account_delete.js": ["i18n", "strings", "api", "nav"],
-}
+
+def page_config() -> dict[str, object]:
+    """What the pages' modules take from the server instead of writing it themselves, rendered into
+    every page (``base.html``: ``<script type="application/json" id="page-config">``, read by
+    ``config.js``): the play settings' defaults, the clean-win score and the width of a bar of the
+    standing's histograms (time in ms, moves), which the page pads with empty bars."""
+    return {
+        "settings": SETTING_DEFAULTS,
+        "clean_win_score": CLEAN_WIN_SCORE,
+        "bar_widths": {kind: width for kind, (width, _, _) in BARS.items()},
+    }
 
 
 @functools.cache
@@ -205,8 +204,9 @@ def page_context(page: str, script: str, *, name: str = "") -> dict[str, object]
         "title": title,
         "description": description,
         "script": f"frontend/{script}",
-        "modules": [f"frontend/{module}.js" for module in MODULES[script]],
+        "modules": [f"frontend/{module}" for module in page_modules(script)],
         "settings_fields": SETTINGS_FIELDS,
+        "page_config": page_config(),
         "catalog_version": catalog_version(),
     }
 

@@ -10,19 +10,20 @@ from typing import Any
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import error_responses
+from games.api import player_of
 from games.competition import clock
 from games.daily import daily_deal_today
 from games.models import DailyDeal
+from games.players import Player
 
 from . import selectors
-from .serializers import DailyBoardSerializer, DailyDealSerializer, PlayerStatsSerializer
+from .serializers import DailyBoardSerializer, DailyDealSerializer, MyStatsSerializer, PlayerStatsSerializer
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -117,16 +118,15 @@ class DailyLeaderboardApi(ApiView):
 
 
 class MyStatsApi(ApiView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         operation_id="me_stats",
-        summary="Your statistics: totals, personal bests, daily streaks and rank, history",
-        responses={200: PlayerStatsSerializer, **error_responses(401)},
+        summary="Your statistics: totals, personal bests, daily streaks and rank, history; a guest's are "
+        "those of the games of its browser session",
+        responses={200: MyStatsSerializer, **error_responses(401)},
     )
     def get(self, request: Request) -> Response:
-        stats = selectors.player_stats(user=request.user, now=timezone.now())
-        return Response(PlayerStatsSerializer(stats).data)
+        stats = selectors.player_stats(player=player_of(request), now=timezone.now())
+        return Response(MyStatsSerializer(stats).data)
 
 
 class PlayerStatsApi(ApiView):
@@ -137,4 +137,5 @@ class PlayerStatsApi(ApiView):
     )
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username=username)
-        return Response(PlayerStatsSerializer(selectors.player_stats(user=user, now=timezone.now())).data)
+        stats = selectors.player_stats(player=Player(user=user), now=timezone.now())
+        return Response(PlayerStatsSerializer(stats).data)

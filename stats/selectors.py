@@ -8,6 +8,7 @@ account's games, never with everyone's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -15,14 +16,16 @@ from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import BooleanField, Count, Q, Sum
+from django.db.models import BooleanField, Count, Min, Q, QuerySet, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from common.usernames import username_stored
 from games.competition import clock
+from games.engine.game import CLEAN_WIN_SCORE
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
+from games.players import Player
 from games.replay import PUBLIC_TOP
 from games.selectors import counted_ranked_wins
 
@@ -155,51 +158,65 @@ def user_by_username(*, username: str) -> Any:
 # -- statistics ----------------------------------------------------------------------------------
 
 
-def player_stats(*, user: Any, now: datetime | None = None, history: int = HISTORY_SIZE) -> dict[str, Any]:
-    """Everything the statistics page shows of an account: totals and bests (overall and per rule),
-    daily deals (streaks, best rank) and the last ``history`` games played, oldest first. Only
-    games with a move count as played.
+def player_stats(*, player: Player, now: datetime | None = None, history: int = HISTORY_SIZE) -> dict[str, Any]:
+    """Everything the statistics page shows of a player, an account's or a guest's (the games of
+    its browser session): totals and bests (overall and per rule), daily deals (streaks, best
+    rank) and the last ``history`` games played, oldest first. Only games with a move count as
+    played. The shape is the same for both; a guest has no name, no date of joining and no
+    leaderboard results (guests never play a ranked attempt: SPEC section 5).
+
+    An account's bests are its personal-best rows, which the tasks keep (SPEC section 6); a guest
+    has none (they are keyed by account), so a guest's come from its games, in the one query of
+    the totals: a browser's games, through the index ``(guest_session_key, created_at)``.
 
     Nothing here names a deal: no game codes, so today's daily deal stays secret.
     """
     now = now or timezone.now()
     today = clock.today(now)
+    user = player.user
+    games = Game.objects.filter(player.owns())
     rules = {rule: _RuleFigures() for rule in RuleChoices.values}
     won = Q(status=StatusChoices.WON)
-    totals = (
-        Game.objects.filter(owner=user)
-        .values("rule")
-        .annotate(
-            played=Count("pk", filter=PLAYED),
-            won=Count("pk", filter=won),
-            time_ms=Sum("time_ms", filter=won),
-            moves=Sum("moves", filter=won),
-            score=Sum("score", filter=won),
-        )
-        .order_by()
-    )
-    for row in totals:
+    figures_of: dict[str, Any] = {
+        "played": Count("pk", filter=PLAYED),
+        "won": Count("pk", filter=won),
+        "sum_time": Sum("time_ms", filter=won),
+        "sum_moves": Sum("moves", filter=won),
+        "sum_score": Sum("score", filter=won),
+    }
+    if user is None:
+        figures_of |= {
+            "best_time_ms": Min("time_ms", filter=won),
+            "fewest_moves": Min("moves", filter=won),
+            "clean_wins": Count("pk", filter=won & Q(score=CLEAN_WIN_SCORE)),
+        }
+    rows: Iterable[Mapping[str, Any]] = games.values("rule").annotate(**figures_of).order_by()
+    for row in rows:
         figures = rules[row["rule"]]
         figures.played, figures.won = row["played"], row["won"]
-        figures.sum_time = row["time_ms"] or 0
-        figures.sum_moves = row["moves"] or 0
-        figures.sum_score = row["score"] or 0
-    for best in PersonalBest.objects.filter(user=user):
-        figures = rules[best.rule]
-        figures.best_time_ms, figures.fewest_moves, figures.clean_wins = (
-            best.best_time_ms,
-            best.fewest_moves,
-            best.clean_wins,
-        )
+        figures.sum_time = row["sum_time"] or 0
+        figures.sum_moves = row["sum_moves"] or 0
+        figures.sum_score = row["sum_score"] or 0
+        if user is None:
+            figures.best_time_ms, figures.fewest_moves = row["best_time_ms"], row["fewest_moves"]
+            figures.clean_wins = row["clean_wins"]
+    if user is not None:
+        for best in PersonalBest.objects.filter(user=user):
+            figures = rules[best.rule]
+            figures.best_time_ms, figures.fewest_moves, figures.clean_wins = (
+                best.best_time_ms,
+                best.fewest_moves,
+                best.clean_wins,
+            )
     overall = _RuleFigures.combine(list(rules.values()))
     return {
-        "username": user.get_username(),
-        "member_since": user.date_joined,
+        "username": user.get_username() if user is not None else None,
+        "member_since": user.date_joined if user is not None else None,
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
-        "daily": _daily_figures(user=user, today=today),
-        "history": _history(user=user, size=history, now=now),
-        "recent_daily": _recent_daily(user=user, today=today),
+        "daily": _daily_figures(player=player, today=today),
+        "history": _history(games=games, size=history, now=now),
+        "recent_daily": _recent_daily(user=user, today=today) if user is not None else [],
     }
 
 
@@ -271,13 +288,20 @@ class _RuleFigures:
         }
 
 
-def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
-    daily_games = Game.objects.filter(PLAYED, owner=user, daily__isnull=False)
-    played_days = daily_games.values("daily").distinct().count()
-    results = list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
+def _daily_figures(*, player: Player, today: date) -> dict[str, Any]:
+    """A player's daily figures (a guest has no ranked attempt: no streak, no rank)."""
+    user, games = player.user, Game.objects.filter(player.owns())
+    played_days = games.filter(PLAYED, daily__isnull=False).values("daily").distinct().count()
+    results = (
+        list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
+        if user is not None
+        else []
+    )
     # Streaks count ranked daily wins only, those on their boards (a guest's win claimed at
     # sign-up, a practice game, a held or closed attempt are none).
-    won_days = sorted({day for day in counted_ranked_wins().filter(owner=user).values_list("daily", flat=True) if day})
+    won_days = sorted(
+        {day for day in counted_ranked_wins().filter(player.owns()).values_list("daily", flat=True) if day}
+    )
     current, longest = _streaks(won_days, today=today)
     ranks = [
         row["rank"]
@@ -288,7 +312,7 @@ def _daily_figures(*, user: Any, today: date) -> dict[str, Any]:
     return {
         "played": played_days,
         "won": len(won_days),
-        "ranked": Game.objects.filter(owner=user, ranked=True).count(),
+        "ranked": games.filter(ranked=True).count(),
         "ranked_won": len(results),
         "current_streak": current,
         "longest_streak": longest,
@@ -308,9 +332,9 @@ def _streaks(days: list[date], *, today: date) -> tuple[int, int]:
     return current, longest
 
 
-def _history(*, user: Any, size: int, now: datetime) -> list[dict[str, Any]]:
+def _history(*, games: QuerySet[Game], size: int, now: datetime) -> list[dict[str, Any]]:
     rows = (
-        Game.objects.filter(PLAYED, owner=user)
+        games.filter(PLAYED)
         .order_by("-created_at", "-pk")
         .values("created_at", "finished_at", "rule", "daily", "ranked", "status", "time_ms", "moves", "score")[:size]
     )

@@ -150,3 +150,11 @@ class PlayerStatsSerializer(serializers.Serializer):
     recent_daily = RecentDailySerializer(
         many=True, help_text="The last 10 results on daily leaderboards, newest first, with their ranks."
     )
+
+
+class MyStatsSerializer(PlayerStatsSerializer):
+    """The caller's statistics: an account's, or a guest's (the games of its browser session), in
+    the same shape; a guest has no name, no date of joining and no daily results."""
+
+    username = serializers.CharField(allow_null=True, help_text="The account's name; null for a guest.")
+    member_since = serializers.DateTimeField(allow_null=True, help_text="When the account was made; null for a guest.")

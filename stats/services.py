@@ -28,13 +28,11 @@ from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
 from games.competition import clock
+from games.engine.game import CLEAN_WIN_SCORE
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
 from games.selectors import counted_ranked_wins, replay_verified
 
 from .models import DailyResult, PersonalBest
-
-#: The score of a game won without take-backs (docs/scoring.md): 52 cards × 10 + 21 flips × 5.
-CLEAN_WIN_SCORE = 625
 
 
 def personal_best_record(*, game_id: UUID | str) -> None:

@@ -194,7 +194,10 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
         game = factories.game(session_key=key, engine=won_game())
         started = now - timedelta(days=len(minutes) - day, minutes=length)
         Game.objects.filter(pk=game.pk).update(
-            created_at=started, finished_at=started + timedelta(minutes=length), moves=120 + day
+            created_at=started,
+            finished_at=started + timedelta(minutes=length),
+            time_ms=length * 60_000,
+            moves=120 + day,
         )
 
     page.goto("/stats")

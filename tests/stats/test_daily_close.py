@@ -10,6 +10,7 @@ import time_machine
 
 from games.competition.attempt import attempts_close
 from games.models import Game, day_end
+from games.players import Player
 from stats.models import DailyResult
 from stats.selectors import player_stats
 from tests import factories
@@ -63,7 +64,7 @@ def test_a_winning_move_one_millisecond_after_the_close_is_practice(
     with time_machine.travel(CLOSE + timedelta(minutes=5), tick=False):
         app.tasks["stats.daily_boards_rebuild"].apply(kwargs={"days": [DAY.isoformat()]})
         board = player.get(f"/api/v1/leaderboards/daily/{DAY.isoformat()}").json()
-        stats = player_stats(user=account)
+        stats = player_stats(player=Player(user=account))
     assert board["entries"] == [] and board["me"] is None and board["players"] == 1
     assert stats["daily"]["current_streak"] == 0 and stats["daily"]["won"] == 0
 
@@ -124,7 +125,7 @@ def test_streaks_count_ranked_daily_wins_only(account, player, django_capture_on
     assert len(winning_line("YU1-C-AAAAAAB")) > 52
 
     with time_machine.travel(day_end(DAY) - timedelta(minutes=30), tick=False):
-        daily = player_stats(user=account)["daily"]
+        daily = player_stats(player=Player(user=account))["daily"]
 
     assert (daily["current_streak"], daily["longest_streak"], daily["won"]) == (2, 2, 2)
 

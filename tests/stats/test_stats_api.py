@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from games.models import Game, StatusChoices
+from games.players import Player
 from stats import selectors, services
 from stats.models import PersonalBest
 from tests import factories
@@ -35,10 +38,48 @@ def _won(owner, *, rule_code="YU1-C-AAAAAAB", time_ms, moves, score, **fields):
     return game
 
 
-def test_my_stats_need_an_account(guest):
-    guest.post("/api/v1/games", {"rule": "classic"})
+def test_a_guest_gets_the_statistics_of_its_sessions_games_in_the_same_shape(components, guest, today):
+    guest.post("/api/v1/games", {"rule": "classic"})  # dealt, never touched: counts nothing
+    key = guest.session.session_key
+    start = timezone.now() - timedelta(days=1)
+    for minutes, score in ((7, 625), (5, 675)):  # 675: take-backs, no clean win
+        factories.game(
+            session_key=key,
+            engine=factories.one_move_from_winning(),
+            status=StatusChoices.WON,
+            created_at=start,
+            finished_at=start + timedelta(minutes=minutes),
+            moves=150 + minutes,
+            score=score,
+        )
+    factories.game(session_key=key, code="YU1-R-AAAAAAC", moves=9)  # played, not won
+    factories.game(session_key=key, daily=today - timedelta(days=1), moves=30)  # a past day's deal, practice
+    factories.game(owner=factories.user(), moves=5)  # an account's: not the guest's
+    factories.game(moves=5)  # another browser's
 
-    assert_error(guest.get("/api/v1/me/stats"), 401, "not_authenticated")
+    body = guest.get("/api/v1/me/stats").json()
+
+    assert_matches(components, "MyStats", body)
+    assert (body["username"], body["member_since"], body["recent_daily"]) == (None, None, [])
+    classic = body["rules"]["classic"]
+    assert (classic["played"], classic["won"], classic["win_rate"]) == (3, 2, 0.6667)
+    assert (classic["best_time_ms"], classic["fewest_moves"], classic["clean_wins"]) == (300_000, 155, 1)
+    assert classic["average_time_ms"] == 360_000.0
+    assert body["rules"]["relaxed"]["played"] == 1 and body["rules"]["relaxed"]["best_time_ms"] is None
+    assert (body["overall"]["played"], body["overall"]["won"], body["overall"]["win_rate"]) == (4, 2, 0.5)
+    daily = body["daily"]
+    assert (daily["played"], daily["won"], daily["current_streak"], daily["best_rank"]) == (1, 0, 0, None)
+    assert len(body["history"]) == 4
+
+
+def test_a_guest_without_a_session_has_nothing_yet(guest):
+    body = guest.get("/api/v1/me/stats").json()
+
+    assert body["overall"]["played"] == 0 and body["history"] == [] and body["daily"]["longest_streak"] == 0
+
+
+def test_a_bad_token_gets_no_guest_statistics_but_401(client):
+    assert_error(client.get("/api/v1/me/stats", HTTP_AUTHORIZATION="Token nonsense"), 401, "authentication_failed")
 
 
 def test_my_stats_give_totals_bests_and_averages_per_rule_and_overall(player, account):
@@ -104,11 +145,11 @@ def test_daily_streaks_count_consecutive_days_won_up_to_today_or_yesterday(accou
     factories.game(owner=account, daily=today - timedelta(days=5), ranked=True, moves=4)  # played, not won
     factories.game(owner=account, daily=today - timedelta(days=4), ranked=True)  # dealt, never touched
 
-    daily = selectors.player_stats(user=account)["daily"]
+    daily = selectors.player_stats(player=Player(user=account))["daily"]
 
     assert (daily["current_streak"], daily["longest_streak"]) == (3, 3)
     assert (daily["played"], daily["won"], daily["ranked"]) == (6, 5, 7)
-    stale = selectors.player_stats(user=account, now=timezone.now() + timedelta(days=3))["daily"]
+    stale = selectors.player_stats(player=Player(user=account), now=timezone.now() + timedelta(days=3))["daily"]
     assert stale["current_streak"] == 0 and stale["longest_streak"] == 3
 
 
@@ -122,8 +163,8 @@ def test_the_best_daily_rank_uses_stored_ranks_of_past_days_and_counts_today(acc
         result_for(won_ranked_game(owner=account, day=day, time_ms=50_000))
     services.daily_board_rebuild(day=yesterday, today=today)
 
-    assert selectors.player_stats(user=account)["daily"]["best_rank"] == 3
-    assert selectors.player_stats(user=account)["daily"]["ranked_won"] == 2
+    assert selectors.player_stats(player=Player(user=account))["daily"]["best_rank"] == 3
+    assert selectors.player_stats(player=Player(user=account))["daily"]["ranked_won"] == 2
 
 
 def test_public_stats_of_a_player_and_not_found_for_an_unknown_one(guest, account):
@@ -145,6 +186,14 @@ def test_the_new_answers_match_their_documented_shapes(components, player, accou
     assert_matches(components, "DailyDeal", player.get("/api/v1/daily").json())
     assert_matches(components, "DailyDeal", player.get(f"/api/v1/daily/{yesterday.isoformat()}").json())
     assert_matches(components, "DailyBoard", player.get(f"/api/v1/leaderboards/daily/{yesterday}").json())
-    assert_matches(components, "PlayerStats", player.get("/api/v1/me/stats").json())
+    assert_matches(components, "MyStats", player.get("/api/v1/me/stats").json())
     assert_matches(components, "PlayerStats", player.get(f"/api/v1/players/{account.username}/stats").json())
     assert_matches(components, "GameSummary", player.get("/api/v1/games").json()["results"][0])
+
+
+def test_the_page_modules_tests_read_an_answer_of_the_documented_shape(components):
+    """tests/js/figures.test.mjs renders this answer of me/stats: it must be one the server can give."""
+    answer = json.loads((Path(__file__).parents[1] / "js" / "fixtures" / "player_stats.json").read_text())
+
+    assert_matches(components, "MyStats", answer)
+    assert_matches(components, "MyStats", {**answer, "username": None, "member_since": None})

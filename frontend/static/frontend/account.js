@@ -4,7 +4,7 @@
 // auth/settings, auth/sessions, auth/tokens).
 import { addStrings, lang, t, tn } from "./i18n.js";
 import "./strings.js";
-import { auth, request, rememberLogin } from "./api.js";
+import { auth, rememberLogin } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings, bindSettingsDialog } from "./settings.js";
 
@@ -102,7 +102,7 @@ function bindEmail(me) {
       form.elements.email.focus();
       return;
     }
-    const answer = await request("PUT", "auth/email", { email });
+    const answer = await auth.setEmail(email);
     say("email-status", answer.detail);
     form.reset();
     showEmail(await auth.me());
@@ -110,7 +110,7 @@ function bindEmail(me) {
   document.getElementById("email-remove").addEventListener("click", async () => {
     if (!window.confirm(t("account.email.remove.confirm"))) return;
     try {
-      await request("DELETE", "auth/email");
+      await auth.removeEmail();
       say("email-status", t("account.email.removed"));
       showEmail(await auth.me());
     } catch (err) {
@@ -131,7 +131,7 @@ function bindPassword() {
       form.elements[old_password ? "new_password" : "old_password"].focus();
       return;
     }
-    await request("POST", "auth/password", { old_password, new_password });
+    await auth.changePassword(old_password, new_password);
     form.reset();
     await Promise.all([showSessions(), showTokens()]);
     say("password-status", t("account.password.changed"));
@@ -145,7 +145,7 @@ function bindLanguage(me) {
   select.value = me.language || "";
   select.addEventListener("change", async () => {
     try {
-      await request("PUT", "auth/language", { language: select.value });
+      await auth.setLanguage(select.value);
       // The page in the chosen language (the cookie is set; the browser's when none is chosen).
       const wanted = select.value || (navigator.language || "de").slice(0, 2);
       if (wanted !== lang) location.reload();
@@ -173,7 +173,7 @@ function item(main, detail, action) {
 
 async function showSessions() {
   const list = document.getElementById("sessions-list");
-  const sessions = await request("GET", "auth/sessions");
+  const sessions = await auth.sessions();
   list.replaceChildren(
     ...sessions.map((s) => {
       const name = s.user_agent || t("account.sessions.unknown");
@@ -192,7 +192,7 @@ function bindSessions() {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const { ended } = await request("DELETE", "auth/sessions");
+      const { ended } = await auth.endOtherSessions();
       await Promise.all([showSessions(), showTokens()]);
       say("sessions-status", tn("account.sessions.ended", ended));
     } catch (err) {
@@ -204,7 +204,7 @@ function bindSessions() {
 
 async function showTokens() {
   const list = document.getElementById("tokens-list");
-  const tokens = await request("GET", "auth/tokens");
+  const tokens = await auth.tokens();
   if (!tokens.length) {
     const li = document.createElement("li");
     li.className = "muted";
@@ -226,7 +226,7 @@ async function showTokens() {
       revoke.addEventListener("click", async () => {
         revoke.disabled = true;
         try {
-          await request("DELETE", `auth/tokens/${token.id}`);
+          await auth.revokeToken(token.id);
           say("tokens-status", t("account.tokens.revoked"));
           document.getElementById("token-new").hidden = true;
           await showTokens();
@@ -243,7 +243,7 @@ async function showTokens() {
 function bindTokens() {
   const form = document.getElementById("token-form");
   onSubmit(form, "tokens-status", async () => {
-    const made = await request("POST", "auth/tokens", { name: form.elements.name.value.trim() });
+    const made = await auth.makeToken(form.elements.name.value.trim());
     form.reset();
     document.getElementById("token-key").textContent = made.token;
     document.getElementById("token-new").hidden = false;
@@ -297,7 +297,7 @@ function resetRequestPage() {
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const answer = await request("POST", "auth/password-reset", { email });
+      const answer = await auth.requestPasswordReset(email);
       sent.textContent = answer.detail;
       sent.hidden = false;
     } catch (err) {

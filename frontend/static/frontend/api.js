@@ -87,6 +87,10 @@ export const games = {
   move: (id, move) => request("POST", `games/${encodeURIComponent(id)}/moves`, move),
   hint: (id) => request("GET", `games/${encodeURIComponent(id)}/hint`),
   winnable: (id) => request("GET", `games/${encodeURIComponent(id)}/winnable`),
+  /** One page of a game's move log (`page` 1 first). */
+  moves: (id, page = 1) => request("GET", `games/${encodeURIComponent(id)}/moves?page=${page}`),
+  /** A game's replay: its deal, the moves as its player saw them, the solver's verdict. */
+  replay: (id) => request("GET", `games/${encodeURIComponent(id)}/replay`),
   undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
   /** One page of the player's games, newest first; `status: "playing"` for the unfinished ones. */
   list: (page = 1, { status = null, size = null } = {}) => {
@@ -105,6 +109,23 @@ export const auth = {
   logout: () => request("POST", "auth/logout"),
   /** Delete the account (its password asked again); 204, then the session is a guest's. */
   deleteAccount: (password) => request("DELETE", "auth/me", { password }),
+  /** A new e-mail address: a confirmation link goes to it (`detail` says so). */
+  setEmail: (email) => request("PUT", "auth/email", { email }),
+  removeEmail: () => request("DELETE", "auth/email"),
+  changePassword: (oldPassword, newPassword) =>
+    request("POST", "auth/password", { old_password: oldPassword, new_password: newPassword }),
+  setLanguage: (language) => request("PUT", "auth/language", { language }),
+  /** A reset link by e-mail (`detail` says what happens, whether the address is known or not). */
+  requestPasswordReset: (email) => request("POST", "auth/password-reset", { email }),
+  sessions: () => request("GET", "auth/sessions"),
+  /** Log out every other browser; `ended` says how many. */
+  endOtherSessions: () => request("DELETE", "auth/sessions"),
+  tokens: () => request("GET", "auth/tokens"),
+  makeToken: (name) => request("POST", "auth/tokens", { name }),
+  revokeToken: (id) => request("DELETE", `auth/tokens/${encodeURIComponent(id)}`),
+  /** The play settings: the account's, or the guest session's. */
+  settings: () => request("GET", "auth/settings"),
+  changeSettings: (changes) => request("PATCH", "auth/settings", changes),
 };
 
 export const daily = {

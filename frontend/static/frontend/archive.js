@@ -78,12 +78,12 @@ async function show(page) {
     message(err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
     return;
   }
-  const days = data.results || [];
+  const days = data.results;
   $("archive-body").replaceChildren(...days.map((day) => row(day, { account })));
   $("archive-table").hidden = !days.length;
   message(days.length ? "" : t("archive.empty"));
   $("archive-count").textContent = data.count ? tn("archive.count", data.count) : "";
-  const pages = Math.max(1, Math.ceil((data.count || 0) / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
   $("archive-pager").hidden = pages <= 1;
   $("archive-page").textContent = t("games.page", { page, pages });
   $("archive-prev").disabled = !data.previous;

@@ -47,10 +47,7 @@ if (next) {
 
 function describe(err) {
   if (err.code === "bad_credentials") return t("auth.failed");
-  if (err.detail) return err.detail;
-  const body = err.body || {};
-  const first = Object.values(body.errors || body.fields || {})[0];
-  return (Array.isArray(first) ? first[0] : first) || t("error.generic");
+  return err.detail || t("error.generic");
 }
 
 // Each problem beside its field, in the player's language (issue 16, item 13).

@@ -97,12 +97,12 @@ async function load() {
   }
   setStatus("");
   $("daily-date").textContent = t("daily.date", { date: formatDate(today.date) });
-  if (typeof today.played === "number") $("daily-played").textContent = tn("daily.players", today.played);
+  $("daily-played").textContent = tn("daily.players", today.played);
   $("daily-board").href = `/leaderboards?date=${today.date}`;
   tickCloses();
   showBoard(today.date);
   whereYouStand(today.date);
-  if (user) await standing(today.attempt || null);
+  if (user) await standing(today.attempt);
   else await guestView();
 }
 
@@ -135,7 +135,7 @@ async function showBoard(date) {
     $("daily-top").hidden = true;
     return;
   }
-  const entries = (board.entries || []).slice(0, TOP);
+  const entries = board.entries.slice(0, TOP);
   const mine = board.me && board.me.username;
   $("daily-top-body").replaceChildren(
     ...entries.map((entry) => {
@@ -182,7 +182,7 @@ async function guestView() {
   $("daily-guest").hidden = false;
   try {
     // The newest past day, from the archive: a site's first day has none (an empty page, no 404).
-    const [past] = (await daily.archive(1, { size: 1 })).results || [];
+    const [past] = (await daily.archive(1, { size: 1 })).results;
     if (past && past.date === dayBefore(today.date) && past.code) {
       $("daily-past").href = `/?code=${encodeURIComponent(past.code)}`;
       $("daily-past").hidden = false;

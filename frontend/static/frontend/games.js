@@ -76,11 +76,11 @@ async function show(page) {
     $("games-note").hidden = false;
     return;
   }
-  const rows = data.results || [];
+  const rows = data.results;
   $("games-list").replaceChildren(...rows.map(row));
   $("games-empty").hidden = rows.length > 0;
   $("games-count").textContent = data.count ? tn("games.count", data.count) : "";
-  const pages = Math.max(1, Math.ceil((data.count || 0) / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(data.count / PAGE_SIZE));
   $("games-pager").hidden = pages <= 1;
   $("games-page").textContent = t("games.page", { page, pages });
   $("games-prev").disabled = !data.previous;

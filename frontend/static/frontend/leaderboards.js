@@ -133,8 +133,8 @@ async function show(date, { first = false } = {}) {
     return;
   }
   live(date);
-  const entries = board.entries || [];
-  $("lb-players").textContent = ` · ${tn("lb.players", board.players ?? entries.length)}`;
+  const entries = board.entries;
+  $("lb-players").textContent = ` · ${tn("lb.players", board.players)}`;
   if (!entries.length) {
     message(t("lb.empty"));
     return;

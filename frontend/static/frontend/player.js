@@ -1,23 +1,15 @@
-// A player's public profile (/players/<name>): member since, games and streaks, personal bests
-// per rule and the last daily results with their ranks, from GET players/{name}/stats.
-import { t, tn, formatDate, formatNumber, formatTime } from "./i18n.js";
+// A player's public profile (/players/<name>): member since, the figures' tiles (those of the
+// statistics page: figures.js), personal bests per rule and the last daily results with their
+// ranks, from GET players/{name}/stats.
+import { t, formatDate, formatNumber, formatTime } from "./i18n.js";
 import "./strings.js";
 import { stats } from "./api.js";
 import { initNav } from "./nav.js";
+import { renderTiles } from "./figures.js";
 
 const $ = (id) => document.getElementById(id);
 const dash = "–";
 initNav();
-
-function tile(label, value, id) {
-  const box = Object.assign(document.createElement("div"), { className: "tile", id });
-  const strong = document.createElement("strong");
-  strong.textContent = value;
-  const span = document.createElement("span");
-  span.textContent = label;
-  box.append(strong, span);
-  return box;
-}
 
 function row(...cells) {
   const line = document.createElement("tr");
@@ -32,15 +24,7 @@ function row(...cells) {
 
 function show(s) {
   $("player-since").textContent = t("player.since", { date: formatDate(s.member_since.slice(0, 10)) });
-  const daily = s.daily;
-  $("player-tiles").replaceChildren(
-    tile(t("stats.played"), formatNumber(s.overall.played), "tile-played"),
-    tile(t("stats.won"), formatNumber(s.overall.won), "tile-won"),
-    tile(t("stats.winrate"), `${formatNumber(s.overall.win_rate * 100)} %`, "tile-winrate"),
-    tile(t("stats.streak"), tn("stats.days", daily.current_streak), "tile-streak"),
-    tile(t("stats.longest"), tn("stats.days", daily.longest_streak), "tile-longest"),
-    tile(t("stats.bestrank"), daily.best_rank != null ? `#${daily.best_rank}` : dash, "tile-bestrank"),
-  );
+  renderTiles($("player-tiles"), s);
   const rules = $("player-rules-body");
   rules.replaceChildren();
   for (const [rule, r] of Object.entries(s.rules)) {

@@ -4,7 +4,7 @@
 // post-mortem: the move after which the game could no longer be won, an undo that rescued it.
 import { t, tn, addStrings, cardName, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
-import { request } from "./api.js";
+import { games } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings } from "./settings.js";
 import { Board } from "./board.js";
@@ -59,7 +59,7 @@ function fail(text) {
 async function start(id) {
   let data;
   try {
-    data = await request("GET", `games/${encodeURIComponent(id)}/replay`);
+    data = await games.replay(id);
   } catch (err) {
     if (err.status === 404) return fail(t("replay.notfound"));
     if (err.status === 409) return fail(t("replay.broken"));
@@ -282,7 +282,7 @@ class Replay {
     setTimeout(async () => {
       let data;
       try {
-        data = await request("GET", `games/${encodeURIComponent(this.id)}/replay`);
+        data = await games.replay(this.id);
       } catch (err) {
         return;
       }

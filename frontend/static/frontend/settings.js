@@ -1,20 +1,25 @@
-// The four play settings of docs/rules.md and the four-colour deck (a display choice).
+// The four play settings of docs/rules.md and the four-colour deck (a display choice), with the
+// defaults the server renders into the page (config.js).
 // A logged-in player's settings live in the account (GET/PATCH auth/settings); a guest's in
 // localStorage, and in the guest's session too, so that signing up carries them over.
-import { request } from "./api.js";
+import { auth } from "./api.js";
+import { CONFIG } from "./config.js";
 import { t } from "./i18n.js";
 
 const KEY = "yukon.settings";
 
-export const DEFAULTS = Object.freeze({
-  double_click: true, // Doppelklick
-  drop_hints: true, // Ablagehilfe
-  interactive_rules: true, // Interaktive Regeln
-  auto_drop: false, // Automatische Ablage
-  four_color: false, // display only
-});
+/** Each setting's default: {double_click: true, …} (accounts.models.SETTING_DEFAULTS). */
+export const DEFAULTS = CONFIG.settings ?? Object.freeze({});
 
-const SERVER_KEYS = ["double_click", "drop_hints", "interactive_rules", "auto_drop", "four_color"];
+/** `defaults` with the booleans of `saved` (the browser's copy, or the account's) over them;
+ *  anything else in `saved` (an unknown name, a value that is no boolean) is left out. */
+export function mergeSettings(defaults, saved) {
+  const values = { ...defaults };
+  if (saved && typeof saved === "object") {
+    for (const name of Object.keys(defaults)) if (typeof saved[name] === "boolean") values[name] = saved[name];
+  }
+  return values;
+}
 
 function readLocal() {
   try {
@@ -50,8 +55,7 @@ export class Settings {
 
   /** Guests: the browser's copy at once. Players: the account's, when `user` is known. */
   loadLocal() {
-    const local = readLocal();
-    for (const name of Object.keys(DEFAULTS)) if (typeof local[name] === "boolean") this.values[name] = local[name];
+    this.values = mergeSettings(this.values, readLocal());
     this.emit();
   }
 
@@ -61,13 +65,13 @@ export class Settings {
     let remote = user.settings;
     if (!remote) {
       try {
-        remote = await request("GET", "auth/settings");
+        remote = await auth.settings();
       } catch (err) {
         remote = null;
       }
     }
     if (remote) {
-      for (const name of SERVER_KEYS) if (typeof remote[name] === "boolean") this.values[name] = remote[name];
+      this.values = mergeSettings(this.values, remote);
       this.emit();
     }
   }
@@ -77,9 +81,8 @@ export class Settings {
     this.values[name] = Boolean(value);
     this.emit();
     writeLocal(this.values);
-    if (!SERVER_KEYS.includes(name)) return t("settings.saved.local");
     try {
-      await request("PATCH", "auth/settings", { [name]: Boolean(value) });
+      await auth.changeSettings({ [name]: Boolean(value) });
     } catch (err) {
       if (this.user) throw err;
     }

@@ -5,7 +5,7 @@
 // the percentile (GET daily/<date>/standing) and how full the foundations were as the game went on.
 // Its texts are here (not in strings.js): the play page loads this module alone, after a win.
 import { t, tn, addStrings, formatTime } from "./i18n.js";
-import { request } from "./api.js";
+import { daily, games } from "./api.js";
 
 const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
@@ -26,7 +26,7 @@ export function foundationCounts(log) {
   const done = []; // each move's change of the foundations, for the undos
   let cards = 0;
   for (const entry of log) {
-    const move = entry.move || "";
+    const { move } = entry;
     if (move === "undo") cards -= done.pop() || 0;
     else {
       const change = (/>f/.test(move) ? 1 : 0) - (/^f/.test(move) ? 1 : 0);
@@ -66,13 +66,11 @@ export function shareText({ date, timeMs, moves, fasterThan, strip, url, underRe
 
 async function moveLog(gameId) {
   const log = [];
-  let path = `games/${encodeURIComponent(gameId)}/moves`;
-  for (let page = 2; path; page++) {
-    const data = await request("GET", path);
-    log.push(...(data.results || []));
-    path = data.next ? `games/${encodeURIComponent(gameId)}/moves?page=${page}` : null;
+  for (let page = 1; ; page++) {
+    const data = await games.moves(gameId, page);
+    log.push(...data.results);
+    if (!data.next) return log;
   }
-  return log;
 }
 
 /** Fill the share box `box` (a [data-share] block, or a list of them) for the won ranked attempt
@@ -85,7 +83,7 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
   let underReview = false;
   let strip = "";
   try {
-    if (standing === undefined) standing = await request("GET", `daily/${encodeURIComponent(date)}/standing`);
+    if (standing === undefined) standing = await daily.standing(date);
     fasterThan = standing && standing.me ? standing.me.faster_than_percent : null;
     underReview = Boolean(standing && standing.me && !standing.me.counted);
   } catch (err) {

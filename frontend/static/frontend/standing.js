@@ -6,6 +6,7 @@
 // pattern and the word "You" over it, not a colour alone.
 import { t, tn, addStrings, formatNumber, formatTime } from "./i18n.js";
 import { daily } from "./api.js";
+import { CONFIG } from "./config.js";
 
 const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
@@ -53,7 +54,7 @@ const RANGE = {
   moves: (bar) => (bar.high == null ? `${bar.low}+` : `${bar.low}–${bar.high - 1}`),
 };
 
-const WIDTH = { time: 30_000, moves: 10 }; // the server's bars (stats/standing.py BARS)
+const WIDTH = CONFIG.bar_widths; // the server's bars (stats/standing.py BARS): {time: ms, moves}
 const MIN_BARS = 12;
 const MAX_BARS = 32; // a few very slow results would squeeze the rest into a corner: they share the last bar
 

@@ -1,0 +1,21 @@
+// api.js is the only door to the server (SPEC 7's API): no other page module fetches, and none
+// writes an API path itself; they call api.js's named operations.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import test from "node:test";
+
+const STATIC = new URL("../../frontend/static/frontend/", import.meta.url);
+const modules = readdirSync(STATIC).filter((name) => name.endsWith(".js"));
+
+test("only api.js fetches", () => {
+  const fetching = modules.filter((name) => name !== "api.js" && /\bfetch\s*\(|XMLHttpRequest|sendBeacon/.test(readFileSync(new URL(name, STATIC), "utf8")));
+  assert.deepEqual(fetching, []);
+});
+
+test("no other module sends its own request through api.js", () => {
+  const raw = modules.filter((name) => {
+    const source = readFileSync(new URL(name, STATIC), "utf8");
+    return name !== "api.js" && /import\s*\{[^}]*\brequest\b[^}]*\}\s*from\s*"\.\/api\.js"/.test(source);
+  });
+  assert.deepEqual(raw, []);
+});

@@ -1,0 +1,32 @@
+// The share text of a won ranked daily attempt (frontend/static/frontend/share.js): how full the
+// foundations were at each fifth of the move log, and the top %; never a card or a code.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { foundationCounts, progressStrip, shareText, topPercent } from "../../frontend/static/frontend/share.js";
+
+const log = (...moves) => moves.map((move, i) => ({ seq: i + 1, move }));
+
+test("a card onto a foundation counts one, a take-back takes one off, an undo reverses the move it undoes", () => {
+  const counts = foundationCounts(log("t1>f", "t3:7H>t5", "t2>f", "fS>t4", "undo", "undo", "t6>f"));
+  assert.deepEqual(counts, [1, 1, 2, 1, 2, 1, 2]);
+});
+
+test("the strip has five squares by how full the foundations were at the end of each fifth", () => {
+  const won = log(...Array(52).fill("t1>f"));
+  assert.equal(progressStrip(won), "⬜🟨🟧🟦🟩"); // 11, 21, 32, 42, 52 cards
+  assert.equal(progressStrip(log("t1>f", "t2>f")), "⬜⬜⬜⬜⬜");
+  assert.equal(progressStrip([]), "");
+});
+
+test("top % is the share at least as fast, 1 at best, none without a comparison", () => {
+  assert.equal(topPercent(88), 12);
+  assert.equal(topPercent(100), 1);
+  assert.equal(topPercent(null), null);
+});
+
+test("a result under review says so instead of a top %", () => {
+  const base = { date: "2026-12-02", timeMs: 192_000, moves: 140, fasterThan: 88, strip: "🟨🟧🟦🟦🟩", url: "https://example.org/leaderboards?date=2026-12-02" };
+  assert.equal(shareText(base), "Yukon · 2026-12-02 · 3:12 · 140 moves · top 12 %\n🟨🟧🟦🟦🟩\nhttps://example.org/leaderboards?date=2026-12-02");
+  assert.equal(shareText({ ...base, underReview: true }).split("\n")[0], "Yukon · 2026-12-02 · 3:12 · 140 moves · under review");
+});
