@@ -59,7 +59,7 @@ _SETTING_TEXTS = {
         pgettext_lazy("settings.fourColor.help", "Diamonds blue, clubs green: easier to tell apart."),
     ),
 }
-#: The settings dialog: (API field, label, help), in the order of SETTING_DEFAULTS (SPEC section 3,
+#: The settings dialog: (API field, label, help), in the order of SETTING_DEFAULTS (docs/rules.md,
 #: then the display choice); a setting without its texts fails here, at start.
 SETTINGS_FIELDS = [(name, *_SETTING_TEXTS[name]) for name in SETTING_DEFAULTS]
 

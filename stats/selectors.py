@@ -163,9 +163,9 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
     its browser session): totals and bests (overall and per rule), daily deals (streaks, best
     rank) and the last ``history`` games played, oldest first. Only games with a move count as
     played. The shape is the same for both; a guest has no name, no date of joining and no
-    leaderboard results (guests never play a ranked attempt: SPEC section 5).
+    leaderboard results (guests never play a ranked attempt: docs/fair-play.md).
 
-    An account's bests are its personal-best rows, which the tasks keep (SPEC section 6); a guest
+    An account's bests are its personal-best rows, which the tasks keep (docs/statistics.md); a guest
     has none (they are keyed by account), so a guest's come from its games, in the one query of
     the totals: a browser's games, through the index ``(guest_session_key, created_at)``.
 

@@ -30,7 +30,7 @@ UNDO_LIMIT = 100
 GROUP_LIMIT = 20
 FLIP_POINTS = 5
 FOUNDATION_POINTS = 10
-#: The score of a game won without take-backs (SPEC section 2): every card put on a foundation
+#: The score of a game won without take-backs (docs/scoring.md): every card put on a foundation
 #: once, every face-down card of the deal flipped once. A take-back and its return earn 10 again.
 CLEAN_WIN_SCORE = 52 * FOUNDATION_POINTS + 21 * FLIP_POINTS  # 625
 STATE_VERSION = 2  # 2: the undo history as text, six characters a move (1: lists)

@@ -1,4 +1,4 @@
-// api.js is the only door to the server (SPEC 7's API): no other page module fetches, and none
+// api.js is the only door to the server (docs/api.md): no other page module fetches, and none
 // writes an API path itself; they call api.js's named operations.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // The language and number formats every page uses (frontend/static/frontend/i18n.js). Outside a
-// page (no document) the language is German, the site's default (SPEC 8).
+// page (no document) the language is German, the site's default (docs/api.md).
 import assert from "node:assert/strict";
 import test from "node:test";
 
