@@ -12,10 +12,10 @@ return ordinary model instances:
 
 * :func:`game_read` reads the game (no lock).
 * :func:`game_change_save` writes the change only if the game is still at the version that was
-  read (optimistic concurrency): the game's row, its move log entry and, for a request with an
-  ``Idempotency-Key``, the stored answer. On PostgreSQL that is one statement (the row update and
-  the inserts joined by ``WITH``), so it is atomic without a transaction of its own and costs one
-  round trip; SQLite gets the same statements in a transaction.
+  read (optimistic concurrency): the game's row and its move log entry, the only rows a move
+  writes. On PostgreSQL that is one statement (the row update and the insert joined by ``WITH``),
+  so it is atomic without a transaction of its own and costs one round trip; SQLite gets the same
+  statements in a transaction.
 
 When another request changed the game in between, nothing is written and the caller reads again.
 On PostgreSQL both statements are prepared once per connection, with the parameters sent apart;
@@ -35,7 +35,7 @@ import psycopg
 from django.db import connection, models, transaction
 from django.db.models import Field, Model
 
-from .models import Game, IdempotencyRecord, MoveLog
+from .models import Game, MoveLog
 from .players import Player
 
 __all__ = ["game_change_save", "game_read"]
@@ -57,33 +57,22 @@ def game_read(*, game_id: UUID, player: Player) -> Game | None:
     return _from_row(Game, row)
 
 
-def game_change_save(
-    *,
-    game: Game,
-    read_version: int,
-    fields: Sequence[str],
-    log: MoveLog,
-    record: IdempotencyRecord | None = None,
-) -> bool:
-    """Write ``fields`` of ``game`` (its ``version`` goes up by one), ``log`` and ``record``, all or
-    nothing, if the game's row is still at ``read_version``; returns whether it was."""
+def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], log: MoveLog) -> bool:
+    """Write ``fields`` of ``game`` (its ``version`` goes up by one) and ``log``, both or neither,
+    if the game's row is still at ``read_version``; returns whether it was."""
     postgres = connection.vendor == "postgresql"
     game_fields = [Game._meta.get_field(name) for name in fields if name != "version"]
-    # On PostgreSQL the inserts take the game's id from the updated row (no parameter of their own).
+    # On PostgreSQL the insert takes the game's id from the updated row (no parameter of its own).
     log_fields = _insert_fields(MoveLog, with_game=not postgres)
-    record_fields = _insert_fields(IdempotencyRecord, with_game=not postgres) if record is not None else ()
     update_params = [_prep(field, getattr(game, field.attname)) for field in game_fields]
     where_params = [_prep(Game._meta.pk, game.pk), read_version]
     log_params = [_prep(field, getattr(log, field.attname)) for field in log_fields]
-    record_params = [_prep(field, getattr(record, field.attname)) for field in record_fields]
     update = _update_sql(tuple(field.column for field in game_fields))
     # A refused write must not spoil a transaction around it (tests, or a caller's own).
     guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     if postgres:
         with guard:
-            row = _fetchone(
-                _changed_sql(update, record is not None), [*update_params, *where_params, *log_params, *record_params]
-            )
+            row = _fetchone(_changed_sql(update), [*update_params, *where_params, *log_params])
         return bool(row and row[0])
     with guard, connection.cursor() as cursor:
         with transaction.atomic():
@@ -91,8 +80,6 @@ def game_change_save(
             if cursor.rowcount != 1:
                 return False
             cursor.execute(_insert_sql(MoveLog), log_params)
-            if record is not None:
-                cursor.execute(_insert_sql(IdempotencyRecord), record_params)
             return True
 
 
@@ -161,20 +148,15 @@ def _insert_sql(model: type[Model]) -> str:
 
 
 @functools.cache
-def _changed_sql(update: str, with_record: bool) -> str:
-    """PostgreSQL: the update, then the inserts only if the update found the row, in one statement."""
-
-    def insert_from_changed(model: type[Model]) -> str:
-        fields = _insert_fields(model, with_game=False)
-        columns = ", ".join(_q(field.column) for field in fields)
-        values = ", ".join(["%s"] * len(fields))
-        table = _q(model._meta.db_table)
-        return f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
-
-    parts = [f"changed AS ({update} RETURNING {_q('id')} AS id)", f"logged AS ({insert_from_changed(MoveLog)})"]
-    if with_record:
-        parts.append(f"answered AS ({insert_from_changed(IdempotencyRecord)})")
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM changed"
+def _changed_sql(update: str) -> str:
+    """PostgreSQL: the update, then the log entry's insert only if the update found the row, in one
+    statement."""
+    fields = _insert_fields(MoveLog, with_game=False)
+    columns = ", ".join(_q(field.column) for field in fields)
+    values = ", ".join(["%s"] * len(fields))
+    table = _q(MoveLog._meta.db_table)
+    insert = f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
+    return f"WITH changed AS ({update} RETURNING {_q('id')} AS id), logged AS ({insert}) SELECT count(*) FROM changed"
 
 
 # -- values --------------------------------------------------------------------------------------
