@@ -26,7 +26,7 @@ from rest_framework.response import Response
 
 from common.errors import ApplicationError, ErrorCode
 
-from . import selectors
+from . import selectors, store
 from .models import IdempotencyRecord
 from .players import Player
 
@@ -96,14 +96,14 @@ def _fingerprint(request: Request) -> str:
 
 
 def _record_get(*, player: Player, key: str) -> IdempotencyRecord | None:
-    return IdempotencyRecord.objects.filter(scope=player.scope, key=key).first()
+    return store.answer_read(scope=player.scope, key=key)
 
 
 def _record_save(record: IdempotencyRecord, *, status: int, body: Any) -> None:
     record.response_status = status
     record.response_body = body
     record.created_at = timezone.now()
-    record.save(force_insert=True)
+    store.answer_save(record)
 
 
 def _replay(record: IdempotencyRecord, *, fingerprint: str) -> Response:

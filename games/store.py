@@ -16,9 +16,12 @@ return ordinary model instances:
   writes. On PostgreSQL that is one statement (the row update and the insert joined by ``WITH``),
   so it is atomic without a transaction of its own and costs one round trip; SQLite gets the same
   statements in a transaction.
+* :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
+  ``Idempotency-Key`` (:mod:`games.idempotency`, which holds the move and its answer in one
+  transaction).
 
 When another request changed the game in between, nothing is written and the caller reads again.
-On PostgreSQL both statements are prepared once per connection, with the parameters sent apart;
+On PostgreSQL the statements are prepared once per connection, with the parameters sent apart;
 they go through psycopg's own cursor (Django's error wrapping kept), so Django's query log does
 not list them.
 """
@@ -27,7 +30,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
 from typing import Any, cast
 from uuid import UUID
 
@@ -35,10 +37,10 @@ import psycopg
 from django.db import connection, models, transaction
 from django.db.models import Field, Model
 
-from .models import Game, MoveLog
+from .models import Game, IdempotencyRecord, MoveLog
 from .players import Player
 
-__all__ = ["game_change_save", "game_read"]
+__all__ = ["answer_read", "answer_save", "game_change_save", "game_read"]
 
 _GAME_FIELDS: tuple[Field[Any, Any], ...] = tuple(Game._meta.concrete_fields)
 
@@ -68,19 +70,30 @@ def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], lo
     where_params = [_prep(Game._meta.pk, game.pk), read_version]
     log_params = [_prep(field, getattr(log, field.attname)) for field in log_fields]
     update = _update_sql(tuple(field.column for field in game_fields))
-    # A refused write must not spoil a transaction around it (tests, or a caller's own).
-    guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     if postgres:
-        with guard:
-            row = _fetchone(_changed_sql(update), [*update_params, *where_params, *log_params])
+        row = _fetchone(_changed_sql(update), [*update_params, *where_params, *log_params])
         return bool(row and row[0])
-    with guard, connection.cursor() as cursor:
-        with transaction.atomic():
-            cursor.execute(update, [*update_params, *where_params])
-            if cursor.rowcount != 1:
-                return False
-            cursor.execute(_insert_sql(MoveLog), log_params)
-            return True
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(update, [*update_params, *where_params])
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(_insert_sql(MoveLog), log_params)
+        return True
+
+
+def answer_read(*, scope: str, key: str) -> IdempotencyRecord | None:
+    """The answer kept for ``key`` of the player ``scope``, if there is one."""
+    row = _fetchone(_answer_select(), [scope, key])
+    return None if row is None else _from_row(IdempotencyRecord, row)
+
+
+def answer_save(record: IdempotencyRecord) -> None:
+    """Insert ``record`` (``IntegrityError`` if its player has kept an answer for its key already)."""
+    fields = _insert_fields(IdempotencyRecord)
+    _fetchone(
+        _insert_sql(IdempotencyRecord) + f" RETURNING {_q('id')}",
+        [_prep(f, getattr(record, f.attname)) for f in fields],
+    )
 
 
 def _fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
@@ -118,6 +131,12 @@ def _game_select(owner_sql: str) -> str:
     columns = ", ".join(_q(field.column) for field in _GAME_FIELDS)
     where = owner_sql.format(owner=_q("owner_id"), guest=_q("guest_session_key"))
     return f"SELECT {columns} FROM {_q(Game._meta.db_table)} WHERE {_q('id')} = %s AND {where}"
+
+
+@functools.cache
+def _answer_select() -> str:
+    columns = ", ".join(_q(field.column) for field in IdempotencyRecord._meta.concrete_fields)
+    return f"SELECT {columns} FROM {_q(IdempotencyRecord._meta.db_table)} WHERE {_q('scope')} = %s AND {_q('key')} = %s"
 
 
 @functools.cache
