@@ -48,7 +48,8 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 
 
 class IdempotentApi:
-    """A view whose changes to a game take an optional ``Idempotency-Key`` (mixed into the view)."""
+    # Mixed into a view whose changes to a game take an optional ``Idempotency-Key``. (A comment,
+    # not a docstring: drf-spectacular would show a docstring on every operation of the view.)
 
     def respond_once(
         self, request: Request, *, game_id: UUID, player: Player, respond: Callable[[], Response]

@@ -37,18 +37,15 @@ TO_FOUNDATION: Final = Target(-2)
 #: The target ``"auto"``: the double-tap search (SPEC section 3) picks the column.
 AUTO: Final = Target(-1)
 
-# The grammar of a place, once: the parser below and the API's schema (``SOURCE_PATTERN``,
-# ``TARGET_PATTERN``) are both made of these. ASCII letters of either case; surrounding blanks are
-# trimmed before a text is read.
-_COLUMN: Final = "[tT]([1-7])"
-_SUIT_FOUNDATION: Final = f"[fF]([{SUITS}{SUITS.lower()}])"
-_OWN_FOUNDATION: Final = "[fF]"
-_AUTO: Final = "[aA][uU][tT][oO]"
+# The grammar of a place, once: the API's schema gives these patterns, and the parser below reads
+# a text (trimmed of surrounding blanks) with the target's, which takes every place.
+_COLUMN: Final = "[tT][1-7]"
+_SUIT: Final = f"[{SUITS}{SUITS.lower()}]"
 #: What a move's ``from`` may be (the schema's pattern): a column or one suit's foundation.
-SOURCE_PATTERN: Final = f"^({_COLUMN}|{_SUIT_FOUNDATION})$"
+SOURCE_PATTERN: Final = f"^({_COLUMN}|[fF]{_SUIT})$"
 #: What a move's ``to`` may be: a column, a foundation (any: the card's own is taken), ``f`` or ``auto``.
-TARGET_PATTERN: Final = f"^({_COLUMN}|{_SUIT_FOUNDATION}|{_OWN_FOUNDATION}|{_AUTO})$"
-_PLACE_RE: Final = re.compile(f"{_COLUMN}|{_SUIT_FOUNDATION}|({_OWN_FOUNDATION})|({_AUTO})")
+TARGET_PATTERN: Final = f"^({_COLUMN}|[fF]{_SUIT}?|[aA][uU][tT][oO])$"
+_PLACE_RE: Final = re.compile(TARGET_PATTERN)
 _TEXT_RE: Final = re.compile(r"([^:>]+)(?::([^>]+))?>(.+)")
 _FIELDS: Final = frozenset({"from", "card", "to"})
 
@@ -67,11 +64,15 @@ def _match_place(text: object, expected: str) -> tuple[str | None, str | None, b
     """The (column digit, suit letter, "auto") of a place's text; ``BadMove`` quoting it otherwise."""
     if not isinstance(text, str) or len(text) > 8:
         raise BadMove(f"bad place: {text!r}")
-    match = _PLACE_RE.fullmatch(text.strip())
-    if match is None:
+    place = text.strip()
+    if _PLACE_RE.fullmatch(place) is None:
         raise BadMove(f"bad place: {text!r} (expected {expected})")
-    column, suit, _own, auto = match.groups()
-    return column, suit and suit.upper(), auto is not None
+    kind = place[0].lower()
+    if kind == "t":
+        return place[1], None, False
+    if kind == "f":
+        return None, place[1:].upper() or None, False
+    return None, None, True
 
 
 def _parse_source(text: object) -> Source:
