@@ -69,7 +69,7 @@ class IdempotentApi:
         record = _record_get(player=player, key=key)
         if record is not None:
             if record.fingerprint != fingerprint:
-                selectors.game_get(game_id=game_id, player=player)
+                selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
             return _replay(record, fingerprint=fingerprint)
         kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
         try:
