@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -21,11 +20,12 @@ from common.errors import BAD_STATUS, ApplicationError, ErrorCode, shown
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
 from common.throttles import throttles
-from games.engine import BadCode, BadMove, GameCode, Move, Rule
+from games.engine import BadCode, GameCode, Rule
 from games.engine import Game as EngineGame
 
 from . import selectors, services
 from .competition.links import Origin
+from .idempotency import IDEMPOTENCY_PARAMETER, IdempotentApi
 from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
@@ -38,18 +38,6 @@ from .serializers import (
     UndoSerializer,
     move_play_input,
     seq_input,
-)
-
-_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
-
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    name="Idempotency-Key",
-    type=str,
-    location=OpenApiParameter.HEADER,
-    required=False,
-    pattern=_IDEMPOTENCY_KEY.pattern,
-    description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
-    "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
 )
 
 
@@ -65,43 +53,15 @@ def player_of(request: Request | HttpRequest, *, start_session: bool = False) ->
     return Player(session_key=session.session_key)
 
 
-def _idempotency(request: Request) -> services.Idempotency | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not _IDEMPOTENCY_KEY.fullmatch(key):
-        raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
-    return services.Idempotency.of(
-        key=key, method=request.method or "", path=request.path, body=request.data, render=outcome_state
-    )
-
-
-def play_input(data: Any) -> tuple[Move, int | None]:
-    """The move and ``seq`` of a move request's body (DRF's ValidationError, or 400 ``bad_move``)."""
-    move_json, seq = move_play_input(data)
-    try:
-        return Move.from_json(move_json), seq
-    except BadMove as exc:
-        reason = str(exc)
-        raise ApplicationError(ErrorCode.BAD_MOVE, reason=reason) from None
-
-
 def state_of(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
     """The state answer of ``game`` at ``now``."""
     length = selectors.daily_solution_length(game=game, now=now)
     return game_state(game=game, now=now, engine=engine, solution_length=length)
 
 
-def outcome_state(outcome: services.MoveOutcome) -> dict[str, Any]:
-    """The state answer of an accepted move or undo (a retry's: the first answer, as stored)."""
-    if outcome.answer is not None:
-        return outcome.answer
-    return state_of(game=outcome.game, now=outcome.at, engine=outcome.engine)
-
-
 def _state_response(outcome: services.MoveOutcome) -> Response:
-    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
-    return Response(outcome_state(outcome), headers=headers)
+    """The state answer of an accepted move or undo."""
+    return Response(state_of(game=outcome.game, now=outcome.at, engine=outcome.engine))
 
 
 class GameListCreateApi(ApiView, GenericAPIView):
@@ -178,7 +138,7 @@ class GameDetailApi(ApiView):
         return Response(state_of(game=game, now=timezone.now()))
 
 
-class GameMovesApi(ApiView, GenericAPIView):
+class GameMovesApi(IdempotentApi, ApiView, GenericAPIView):
     pagination_class = LongPagePagination
 
     def get_throttles(self) -> list[BaseThrottle]:
@@ -202,18 +162,17 @@ class GameMovesApi(ApiView, GenericAPIView):
         responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        move, seq = play_input(request.data)
-        outcome = services.game_play(
+        move, seq = move_play_input(request.data)
+        player = player_of(request)
+        return self.respond_once(
+            request,
             game_id=game_id,
-            player=player_of(request),
-            move=move,
-            seq=seq,
-            idempotency=_idempotency(request),
+            player=player,
+            respond=lambda: _state_response(services.game_play(game_id=game_id, player=player, move=move, seq=seq)),
         )
-        return _state_response(outcome)
 
 
-class GameUndoApi(ApiView):
+class GameUndoApi(IdempotentApi, ApiView):
     def get_throttles(self) -> list[BaseThrottle]:
         return throttles("moves", "moves_ip")
 
@@ -225,10 +184,11 @@ class GameUndoApi(ApiView):
         responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        outcome = services.game_undo(
+        player = player_of(request)
+        seq = seq_input(request.data)
+        return self.respond_once(
+            request,
             game_id=game_id,
-            player=player_of(request),
-            seq=seq_input(request.data),
-            idempotency=_idempotency(request),
+            player=player,
+            respond=lambda: _state_response(services.game_undo(game_id=game_id, player=player, seq=seq)),
         )
-        return _state_response(outcome)

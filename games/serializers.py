@@ -8,17 +8,16 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.errors import ApplicationError, ErrorCode
 from common.serializers import StrictBooleanField
+from games.engine import CARD_PATTERN, SOURCE_PATTERN, TARGET_PATTERN, BadMove, Move
 
 from .models import ReviewChoices, RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
 
-# The texts the engine parses, case-insensitive as it is. In the schema, so that a client (and
+# The move's texts are the engine's grammar (its patterns), in the schema so that a client (and
 # schemathesis) can tell a well-formed request from a malformed one (400) without asking.
-SOURCE_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc])$"
-TARGET_PATTERN = r"^([tT][1-7]|[fF][SHDCshdc]?|[aA][uU][tT][oO])$"
-CARD_PATTERN = r"^([A2-9TJQKa2-9tjqk]|10)[SHDCshdc]$"
 CODE_PATTERN = r"^[yY][uU](1-[CRcr]-[A-Za-z]{7}|2-[CRcr]-( ?[A-Za-z]){48})$"
 # As the page's field: a version-2 code may be written in groups with spaces.
 CODE_MAX_LENGTH = 100
@@ -251,53 +250,41 @@ class MoveLogEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField(help_text="Server time of the move.")
 
 
-# -- the move path's input, without building a serializer for the common well-formed body --------
-
-_MOVE_KEYS = frozenset({"from", "card", "to", "seq"})
-
-
-def _plain_text(value: Any, *, nullable: bool = False) -> bool:
-    """What the move's CharFields take unchanged: non-blank printable ASCII of at most 8 characters
-    without surrounding blanks (or None where null is allowed)."""
-    if value is None:
-        return nullable
-    return (
-        type(value) is str
-        and 0 < len(value) <= 8
-        and value.isascii()
-        and value.isprintable()
-        and value == value.strip()
-    )
+# -- the move path's input ---------------------------------------------------------------------
 
 
 def _plain_seq(value: Any) -> bool:
+    """What ``seq``'s IntegerField takes unchanged: no ``seq``, null, or a whole number in range."""
     return value is None or (type(value) is int and 0 <= value <= MAX_SEQ)
 
 
-def move_play_input(data: Any) -> tuple[dict[str, Any], int | None]:
-    """The move (for ``Move.from_json``) and ``seq`` of a move request.
+def move_play_input(data: Any) -> tuple[Move, int | None]:
+    """The move and ``seq`` of a move request's body; DRF's ``ValidationError`` (400
+    ``bad_request``) for a body of the wrong shape, 400 ``bad_move`` for one the engine cannot read.
 
-    Building a DRF serializer deep-copies its fields, which cost more than playing the move; so a
-    body that the serializer would take as it is (plain text fields, an integer ``seq``) is read
-    here, and anything else goes through :class:`MovePlaySerializer`, which answers errors. Both
-    give the same result on every body (``tests/games/test_move_input.py``).
+    The move is read by the engine alone (``Move.from_json``, the one grammar of a move); ``seq``
+    is the API's and never reaches it. Building a DRF serializer deep-copies its fields, which
+    costs more than playing the move: so a body is first handed to the engine as it is, and only
+    one that it refuses, or whose ``seq`` is not a plain number, goes through
+    :class:`MovePlaySerializer`. That checks the JSON's shape (strings of at most 8 characters, a
+    whole number) in DRF's words, and the engine reads what it cleaned (trimmed strings). Whatever
+    the engine takes as it is, the serializer takes unchanged (``tests/games/test_move_input.py``).
     """
-    if (
-        type(data) is dict
-        and data.keys() <= _MOVE_KEYS
-        and _plain_text(data.get("from"))
-        and _plain_text(data.get("card"), nullable=True)
-        and _plain_text(data.get("to"))
-        and _plain_seq(data.get("seq"))
-    ):
-        return {key: data[key] for key in ("from", "card", "to") if data.get(key) is not None}, data.get("seq")
+    if type(data) is dict and _plain_seq(seq := data.get("seq")):
+        try:
+            return Move.from_json({key: value for key, value in data.items() if key != "seq"}), seq
+        except BadMove:
+            pass  # the serializer says what is malformed, or the engine does on the cleaned body
     serializer = MovePlaySerializer(data=data)
     serializer.is_valid(raise_exception=True)
-    return serializer.move_json(), serializer.validated_data.get("seq")
+    try:
+        return Move.from_json(serializer.move_json()), serializer.validated_data.get("seq")
+    except BadMove as exc:
+        raise ApplicationError(ErrorCode.BAD_MOVE, reason=str(exc)) from None
 
 
 def seq_input(data: Any) -> int | None:
-    """``seq`` of an undo request (the same shortcut as :func:`move_play_input`)."""
+    """``seq`` of an undo request (plain, or through :class:`UndoSerializer`, as in :func:`move_play_input`)."""
     if type(data) is dict and data.keys() <= {"seq"} and _plain_seq(data.get("seq")):
         return data.get("seq")
     serializer = UndoSerializer(data=data)

@@ -1,16 +1,14 @@
 """Writes: starting games, moves and undos, and handing a guest's games to an account.
 
 A move or undo reads the game, lets the engine check and make the change, and writes the game's
-row, its move log entry and (with an ``Idempotency-Key``) the answer all at once, only if no
-other request changed the game in between (see :mod:`games.store`: a version check, one
-statement on PostgreSQL); otherwise it reads again. A retry with the same key gets the stored
-answer.
+row and its move log entry at once, only if no other request changed the game in between (see
+:mod:`games.store`, the one place that writes a move: a version check, one statement on
+PostgreSQL); otherwise it reads again. It returns what happened and renders nothing (a retry's
+``Idempotency-Key`` is the API's: :mod:`games.idempotency`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -37,35 +35,11 @@ from .signals import game_won_send
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """An accepted move or undo: the game as written, its engine, and the time it was made.
-
-    ``answer`` is the answer kept for the request's ``Idempotency-Key``; ``replayed`` when this is
-    a retry that gets the first request's stored answer (then ``game`` is the game as read now).
-    """
+    """An accepted move or undo: the game as written, its engine, and the time it was made."""
 
     game: Game
     at: datetime
-    engine: EngineGame | None = None
-    answer: dict[str, Any] | None = None
-    replayed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Idempotency:
-    """The ``Idempotency-Key`` of a request, a fingerprint of what it asked for, and how the API
-    renders an accepted one (that answer is stored with the move, for the retries)."""
-
-    key: str
-    fingerprint: str
-    render: Callable[[MoveOutcome], dict[str, Any]]
-
-    @classmethod
-    def of(
-        cls, *, key: str, method: str, path: str, body: Any, render: Callable[[MoveOutcome], dict[str, Any]]
-    ) -> Idempotency:
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-        digest = hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
-        return cls(key=key, fingerprint=digest, render=render)
+    engine: EngineGame
 
 
 def game_start(
@@ -139,31 +113,14 @@ def games_untouched_delete(*, player: Player) -> int:
     return deleted.get(Game._meta.label, 0)
 
 
-def game_play(
-    *,
-    game_id: UUID,
-    player: Player,
-    move: Move,
-    seq: int | None = None,
-    idempotency: Idempotency | None = None,
-) -> MoveOutcome:
+def game_play(*, game_id: UUID, player: Player, move: Move, seq: int | None = None) -> MoveOutcome:
     """Play ``move``; ``stale`` (409) if ``seq`` is not the move counter, the rule's reason (422) if refused."""
-    return _game_change(
-        game_id=game_id, player=player, seq=seq, idempotency=idempotency, change=lambda engine: engine.play(move)
-    )
+    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda engine: engine.play(move))
 
 
-def game_undo(
-    *,
-    game_id: UUID,
-    player: Player,
-    seq: int | None = None,
-    idempotency: Idempotency | None = None,
-) -> MoveOutcome:
+def game_undo(*, game_id: UUID, player: Player, seq: int | None = None) -> MoveOutcome:
     """Take back the last move (it counts as a move); ``nothing_to_undo`` or ``game_over`` (422)."""
-    return _game_change(
-        game_id=game_id, player=player, seq=seq, idempotency=idempotency, change=lambda engine: engine.undo()
-    )
+    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda engine: engine.undo())
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
@@ -198,12 +155,7 @@ def idempotency_records_prune(*, before: datetime) -> int:
 
 
 def _game_change(
-    *,
-    game_id: UUID,
-    player: Player,
-    seq: int | None,
-    idempotency: Idempotency | None,
-    change: Callable[[EngineGame], MoveResult],
+    *, game_id: UUID, player: Player, seq: int | None, change: Callable[[EngineGame], MoveResult]
 ) -> MoveOutcome:
     """Read the game, let the engine change it, and write it back only if no other request changed
     it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
@@ -213,34 +165,13 @@ def _game_change(
         if game is None:
             raise ApplicationError(ErrorCode.NOT_FOUND)
         seen, read_version = game.moves, game.version
-        if idempotency is not None:
-            record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
-            if record is not None:
-                return _replay(record, idempotency, game=game)
         now = timezone.now()
-        try:
-            engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
-        except ApplicationError as exc:  # refused: nothing changed, but the answer is kept
-            if idempotency is not None:
-                _refusal_store(game=game, player=player, idempotency=idempotency, error=exc)
-            raise
-        outcome = MoveOutcome(game=game, at=now, engine=engine)
-        record = None
-        if idempotency is not None:
-            outcome = MoveOutcome(game=game, at=now, engine=engine, answer=idempotency.render(outcome))
-            record = _record(game=game, player=player, idempotency=idempotency, status=200, body=outcome.answer)
-        try:
-            saved = store.game_change_save(game=game, read_version=read_version, fields=fields, log=log, record=record)
-        except IntegrityError:
-            # Another request stored the same key first (on another game: the versions differ).
-            if idempotency is None:
-                raise
-            return _replay_stored(game=game, player=player, idempotency=idempotency)
-        if saved:
+        engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
+        if store.game_change_save(game=game, read_version=read_version, fields=fields, log=log):
             metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won)
             if engine.is_won:
                 _game_won_effects(game)
-            return outcome
+            return MoveOutcome(game=game, at=now, engine=engine)
     # Other requests kept changing the game each time (not seen outside of a stress test).
     raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
@@ -285,36 +216,6 @@ def _game_apply(
     return engine, log, fields
 
 
-def _record(*, game: Game, player: Player, idempotency: Idempotency, status: int, body: Any) -> IdempotencyRecord:
-    return IdempotencyRecord(
-        key=idempotency.key,
-        scope=player.scope,
-        game=game,
-        fingerprint=idempotency.fingerprint,
-        response_status=status,
-        response_body=body,
-        created_at=timezone.now(),
-    )
-
-
-def _refusal_store(*, game: Game, player: Player, idempotency: Idempotency, error: ApplicationError) -> None:
-    """Keep the answer to a refused request, so that its retry gets the same answer."""
-    record = _record(game=game, player=player, idempotency=idempotency, status=error.status, body=error.payload())
-    try:
-        with transaction.atomic():
-            record.save(force_insert=True)
-    except IntegrityError:
-        _replay_stored(game=game, player=player, idempotency=idempotency)  # raises the stored answer's error
-
-
-def _replay_stored(*, game: Game, player: Player, idempotency: Idempotency) -> MoveOutcome:
-    """The answer stored by the request that took the same key a moment ago."""
-    record = IdempotencyRecord.objects.filter(scope=player.scope, key=idempotency.key).first()
-    if record is None:  # the unique key was not what failed
-        raise RuntimeError("an integrity error without a stored answer")
-    return _replay(record, idempotency, game=game)
-
-
 def _has_played_daily(*, user: Any, day: date) -> bool:
     """Whether the account has any game of ``day``'s deal (its own, or one it kept as a guest).
 
@@ -337,12 +238,3 @@ def _game_won_effects(game: Game) -> None:
     if game.owner_id is None:
         return
     game_won_send(game_id=str(game.id), ranked=game.review == ReviewChoices.PENDING)
-
-
-def _replay(record: IdempotencyRecord, idempotency: Idempotency, *, game: Game) -> MoveOutcome:
-    if record.fingerprint != idempotency.fingerprint:
-        raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
-    if record.response_status != 200:
-        body = record.response_body
-        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
-    return MoveOutcome(game=game, at=record.created_at, answer=record.response_body, replayed=True)

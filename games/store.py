@@ -10,13 +10,16 @@ return ordinary model instances:
 
 * :func:`game_read` reads the game (no lock).
 * :func:`game_change_save` writes the change only if the game is still at the version that was
-  read (optimistic concurrency): the game's row, its move log entry and, for a request with an
-  ``Idempotency-Key``, the stored answer. On PostgreSQL that is one statement (the row update and
-  the inserts joined by ``WITH``), so it is atomic without a transaction of its own and costs one
-  round trip; SQLite gets the same statements in a transaction.
+  read (optimistic concurrency): the game's row and its move log entry, the only rows a move
+  writes. On PostgreSQL that is one statement (the row update and the insert joined by ``WITH``),
+  so it is atomic without a transaction of its own and costs one round trip; SQLite gets the same
+  statements in a transaction.
+* :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
+  ``Idempotency-Key`` (:mod:`games.idempotency`, which holds the move and its answer in one
+  transaction).
 
 When another request changed the game in between, nothing is written and the caller reads again.
-On PostgreSQL both statements are prepared once per connection, with the parameters sent apart;
+On PostgreSQL the statements are prepared once per connection, with the parameters sent apart;
 they go through psycopg's own cursor (Django's error wrapping kept), so Django's query log does
 not list them.
 """
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
 from typing import Any, cast
 from uuid import UUID
 
@@ -36,7 +38,7 @@ from django.db.models import Field, Model
 from .models import Game, IdempotencyRecord, MoveLog
 from .players import Player
 
-__all__ = ["game_change_save", "game_read"]
+__all__ = ["answer_read", "answer_save", "game_change_save", "game_read"]
 
 _GAME_FIELDS: tuple[Field[Any, Any], ...] = tuple(Game._meta.concrete_fields)
 
@@ -55,43 +57,41 @@ def game_read(*, game_id: UUID, player: Player) -> Game | None:
     return _from_row(Game, row)
 
 
-def game_change_save(
-    *,
-    game: Game,
-    read_version: int,
-    fields: Sequence[str],
-    log: MoveLog,
-    record: IdempotencyRecord | None = None,
-) -> bool:
-    """Write ``fields`` of ``game`` (its ``version`` goes up by one), ``log`` and ``record``, all or
-    nothing, if the game's row is still at ``read_version``; returns whether it was."""
+def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], log: MoveLog) -> bool:
+    """Write ``fields`` of ``game`` (its ``version`` goes up by one) and ``log``, both or neither,
+    if the game's row is still at ``read_version``; returns whether it was."""
     postgres = connection.vendor == "postgresql"
     game_fields = [Game._meta.get_field(name) for name in fields if name != "version"]
-    # On PostgreSQL the inserts take the game's id from the updated row (no parameter of their own).
+    # On PostgreSQL the insert takes the game's id from the updated row (no parameter of its own).
     log_fields = _insert_fields(MoveLog, with_game=not postgres)
-    record_fields = _insert_fields(IdempotencyRecord, with_game=not postgres) if record is not None else ()
     update_params = [_prep(field, getattr(game, field.attname)) for field in game_fields]
     where_params = [_prep(Game._meta.pk, game.pk), read_version]
     log_params = [_prep(field, getattr(log, field.attname)) for field in log_fields]
-    record_params = [_prep(field, getattr(record, field.attname)) for field in record_fields]
     update = _update_sql(tuple(field.column for field in game_fields))
-    # A refused write must not spoil a transaction around it (tests, or a caller's own).
-    guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     if postgres:
-        with guard:
-            row = _fetchone(
-                _changed_sql(update, record is not None), [*update_params, *where_params, *log_params, *record_params]
-            )
+        row = _fetchone(_changed_sql(update), [*update_params, *where_params, *log_params])
         return bool(row and row[0])
-    with guard, connection.cursor() as cursor:
-        with transaction.atomic():
-            cursor.execute(update, [*update_params, *where_params])
-            if cursor.rowcount != 1:
-                return False
-            cursor.execute(_insert_sql(MoveLog), log_params)
-            if record is not None:
-                cursor.execute(_insert_sql(IdempotencyRecord), record_params)
-            return True
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(update, [*update_params, *where_params])
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(_insert_sql(MoveLog), log_params)
+        return True
+
+
+def answer_read(*, scope: str, key: str) -> IdempotencyRecord | None:
+    """The answer kept for ``key`` of the player ``scope``, if there is one."""
+    row = _fetchone(_answer_select(), [scope, key])
+    return None if row is None else _from_row(IdempotencyRecord, row)
+
+
+def answer_save(record: IdempotencyRecord) -> None:
+    """Insert ``record`` (``IntegrityError`` if its player has kept an answer for its key already)."""
+    fields = _insert_fields(IdempotencyRecord)
+    _fetchone(
+        _insert_sql(IdempotencyRecord) + f" RETURNING {_q('id')}",
+        [_prep(f, getattr(record, f.attname)) for f in fields],
+    )
 
 
 def _fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
@@ -132,6 +132,12 @@ def _game_select(owner_sql: str) -> str:
 
 
 @functools.cache
+def _answer_select() -> str:
+    columns = ", ".join(_q(field.column) for field in IdempotencyRecord._meta.concrete_fields)
+    return f"SELECT {columns} FROM {_q(IdempotencyRecord._meta.db_table)} WHERE {_q('scope')} = %s AND {_q('key')} = %s"
+
+
+@functools.cache
 def _update_sql(columns: tuple[str, ...]) -> str:
     assignments = ", ".join(f"{_q(column)} = %s" for column in columns)
     version = _q("version")
@@ -159,20 +165,15 @@ def _insert_sql(model: type[Model]) -> str:
 
 
 @functools.cache
-def _changed_sql(update: str, with_record: bool) -> str:
-    """PostgreSQL: the update, then the inserts only if the update found the row, in one statement."""
-
-    def insert_from_changed(model: type[Model]) -> str:
-        fields = _insert_fields(model, with_game=False)
-        columns = ", ".join(_q(field.column) for field in fields)
-        values = ", ".join(["%s"] * len(fields))
-        table = _q(model._meta.db_table)
-        return f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
-
-    parts = [f"changed AS ({update} RETURNING {_q('id')} AS id)", f"logged AS ({insert_from_changed(MoveLog)})"]
-    if with_record:
-        parts.append(f"answered AS ({insert_from_changed(IdempotencyRecord)})")
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM changed"
+def _changed_sql(update: str) -> str:
+    """PostgreSQL: the update, then the log entry's insert only if the update found the row, in one
+    statement."""
+    fields = _insert_fields(MoveLog, with_game=False)
+    columns = ", ".join(_q(field.column) for field in fields)
+    values = ", ".join(["%s"] * len(fields))
+    table = _q(MoveLog._meta.db_table)
+    insert = f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
+    return f"WITH changed AS ({update} RETURNING {_q('id')} AS id), logged AS ({insert}) SELECT count(*) FROM changed"
 
 
 # -- values --------------------------------------------------------------------------------------

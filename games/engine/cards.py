@@ -65,9 +65,22 @@ def fits(card: int, onto: int | None, *, relaxed: bool) -> bool:
     return RANK[onto] == RANK[card] + 1 and (relaxed or RED[card] != RED[onto])
 
 
+def _either_case(letters: str) -> str:
+    return "".join(dict.fromkeys(letters + letters.lower()))
+
+
+#: What :func:`parse_card` reads (after trimming blanks), as the API's schema gives it: a rank
+#: (``10`` for ``T`` too) and a suit, ASCII letters of either case.
+CARD_PATTERN: Final = f"^([{_either_case(RANKS)}]|10)[{_either_case(SUITS)}]$"
+
+
 def parse_card(text: str) -> int:
-    """The card index of ``text`` (case-insensitive); ``ValueError`` quoting it otherwise."""
-    if isinstance(text, str):
+    """The card index of ``text`` (:data:`CARD_PATTERN`); ``ValueError`` quoting it otherwise.
+
+    >>> card_name(parse_card(" 10h")), parse_card("7H") == parse_card("7h")
+    ('TH', True)
+    """
+    if isinstance(text, str) and text.isascii():
         name = text.strip().upper()
         found = _BY_NAME.get("T" + name[2:] if name.startswith("10") else name)
         if found is not None:

@@ -36,8 +36,18 @@ FOUNDATION: Final = Source(7)
 TO_FOUNDATION: Final = Target(-2)
 #: The target ``"auto"``: the double-tap search (docs/rules.md) picks the column.
 AUTO: Final = Target(-1)
-_PLACE_RE: Final = re.compile(r"(?:t([1-7])|f([SHDC])?|(auto))")
+
+# The grammar of a place, once: the API's schema gives these patterns, and the parser below reads
+# a text (trimmed of surrounding blanks) with the target's, which takes every place.
+_COLUMN: Final = "[tT][1-7]"
+_SUIT: Final = f"[{SUITS}{SUITS.lower()}]"
+#: What a move's ``from`` may be (the schema's pattern): a column or one suit's foundation.
+SOURCE_PATTERN: Final = f"^({_COLUMN}|[fF]{_SUIT})$"
+#: What a move's ``to`` may be: a column, a foundation (any: the card's own is taken), ``f`` or ``auto``.
+TARGET_PATTERN: Final = f"^({_COLUMN}|[fF]{_SUIT}?|[aA][uU][tT][oO])$"
+_PLACE_RE: Final = re.compile(TARGET_PATTERN)
 _TEXT_RE: Final = re.compile(r"([^:>]+)(?::([^>]+))?>(.+)")
+_FIELDS: Final = frozenset({"from", "card", "to"})
 
 
 def source_name(place: Source) -> str:
@@ -50,16 +60,19 @@ def target_name(place: Target) -> str:
     return "f" if place == TO_FOUNDATION else f"t{place + 1}"
 
 
-def _match_place(text: object, expected: str) -> tuple[str | None, str | None, str | None]:
+def _match_place(text: object, expected: str) -> tuple[str | None, str | None, bool]:
     """The (column digit, suit letter, "auto") of a place's text; ``BadMove`` quoting it otherwise."""
     if not isinstance(text, str) or len(text) > 8:
         raise BadMove(f"bad place: {text!r}")
-    raw = text.strip()
-    match = _PLACE_RE.fullmatch(raw[:1].lower() + raw[1:].upper() if raw[:1] in "tTfF" else raw.lower())
-    if match is None:
+    place = text.strip()
+    if _PLACE_RE.fullmatch(place) is None:
         raise BadMove(f"bad place: {text!r} (expected {expected})")
-    column, suit, auto = match.groups()
-    return column, suit, auto
+    kind = place[0].lower()
+    if kind == "t":
+        return place[1], None, False
+    if kind == "f":
+        return None, place[1:].upper() or None, False
+    return None, None, True
 
 
 def _parse_source(text: object) -> Source:
@@ -99,10 +112,15 @@ class Move:
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
-        """The move of an API body ``{"from", "card"?, "to"}``; ``BadMove`` for malformed input."""
+        """The move of its JSON form ``{"from", "card"?, "to"}``; ``BadMove`` for malformed input.
+
+        The one reading of a move's JSON: the API hands its body over as it came (without the API's
+        own fields), and its schema's patterns are this grammar's (``SOURCE_PATTERN``,
+        ``TARGET_PATTERN``, ``CARD_PATTERN``).
+        """
         if not isinstance(data, dict):
             raise BadMove("a move is an object with 'from', 'to' and optionally 'card'")
-        unknown = set(data) - {"from", "to", "card", "seq"}
+        unknown = data.keys() - _FIELDS
         if unknown:
             raise BadMove(f"unknown fields in move: {', '.join(sorted(map(str, unknown)))}")
         if "from" not in data or "to" not in data:

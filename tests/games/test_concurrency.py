@@ -94,3 +94,34 @@ def test_one_idempotency_key_sent_to_two_games_at_once_applies_once():
 
     assert sorted(statuses) == [200, 422]
     assert sorted(Game.objects.values_list("moves", flat=True)) == [0, 1]
+
+
+def test_a_retry_that_overtakes_its_first_attempt_is_applied_once_and_answered_alike():
+    """A phone resends a move whose answer is late: both requests (one key) arrive at the same moment."""
+    account = factories.user()
+    game = factories.game(owner=account, code="YU1-C-AAAAAAB")
+    barrier = threading.Barrier(2)
+    answers: list[tuple[int, dict, bool]] = []
+
+    def send():
+        client = factories.token_client(account)
+        try:
+            barrier.wait(timeout=30)
+            response = client.post(
+                f"/api/v1/games/{game.id}/moves", {"from": "t7", "card": "TS", "to": "t2"}, HTTP_IDEMPOTENCY_KEY="again"
+            )
+            answers.append((response.status_code, response.json(), "Idempotent-Replayed" in response.headers))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert [status for status, _, _ in answers] == [200, 200]
+    assert answers[0][1] == answers[1][1]
+    assert sorted(replayed for _, _, replayed in answers) == [False, True]
+    game.refresh_from_db()
+    assert game.moves == 1 and MoveLog.objects.filter(game=game).count() == 1

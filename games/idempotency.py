@@ -1,0 +1,126 @@
+"""The ``Idempotency-Key`` of moves and undos, at the API's edge: a retry gets the first answer.
+
+The services know nothing of it. :class:`IdempotentApi` looks the key up first; a key it has not
+seen yet lets the view answer, inside one transaction with the answer kept for the key
+(:class:`~games.models.IdempotencyRecord`): the move and its kept answer are committed together or
+not at all. Two requests with one key at the same moment (a retry that overtakes the first
+attempt, or the key sent to two games): the record's unique key lets one commit, and the other
+rolls its move back and answers as a retry. A refusal (409, 422) is kept too, so its retry is
+refused the same way; an answer about the request itself (400, 404, 429) is not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from common.errors import ApplicationError, ErrorCode
+
+from . import selectors, store
+from .models import IdempotencyRecord
+from .players import Player
+
+__all__ = ["IDEMPOTENCY_PARAMETER", "IdempotentApi"]
+
+_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+#: The statuses of the refusals that are kept for their key, as an accepted answer is.
+KEPT_REFUSALS = frozenset({409, 422})
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    name="Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    pattern=_KEY.pattern,
+    description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
+    "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
+)
+
+
+class IdempotentApi:
+    # Mixed into a view whose changes to a game take an optional ``Idempotency-Key``. (A comment,
+    # not a docstring: drf-spectacular would show a docstring on every operation of the view.)
+
+    def respond_once(
+        self, request: Request, *, game_id: UUID, player: Player, respond: Callable[[], Response]
+    ) -> Response:
+        """``respond()``'s answer, or, for a key ``player`` has used already, the answer kept for it.
+
+        Called once the view has read the request's body (a malformed body is refused first,
+        whatever its key). The same key with another request is 422 ``idempotency_conflict``, but a
+        game that is not the player's is 404 first, as without a key.
+        """
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            return respond()
+        if not _KEY.fullmatch(key):
+            raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
+        fingerprint = _fingerprint(request)
+        record = _record_get(player=player, key=key)
+        if record is not None:
+            if record.fingerprint != fingerprint:
+                selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
+            return _replay(record, fingerprint=fingerprint)
+        kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
+        try:
+            with transaction.atomic():
+                response = respond()
+                _record_save(kept, status=response.status_code, body=response.data)
+        except ApplicationError as error:
+            if error.status not in KEPT_REFUSALS:
+                raise
+            try:
+                with transaction.atomic():
+                    _record_save(kept, status=error.status, body=error.payload())
+            except IntegrityError:
+                return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
+            raise
+        except IntegrityError as error:
+            return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
+        return response
+
+
+def _fingerprint(request: Request) -> str:
+    """What the request asked for: its method, path and body (keys in order)."""
+    canonical = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method or ''} {request.path}\n{canonical}".encode()).hexdigest()
+
+
+def _record_get(*, player: Player, key: str) -> IdempotencyRecord | None:
+    return store.answer_read(scope=player.scope, key=key)
+
+
+def _record_save(record: IdempotencyRecord, *, status: int, body: Any) -> None:
+    record.response_status = status
+    record.response_body = body
+    record.created_at = timezone.now()
+    store.answer_save(record)
+
+
+def _replay(record: IdempotencyRecord, *, fingerprint: str) -> Response:
+    """The kept answer (a refusal raised again), marked ``Idempotent-Replayed``."""
+    if record.fingerprint != fingerprint:
+        raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
+    if record.response_status != 200:
+        body = record.response_body
+        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
+    return Response(record.response_body, headers={"Idempotent-Replayed": "true"})
+
+
+def _replay_stored(*, player: Player, key: str, fingerprint: str, error: Exception) -> Response:
+    """The answer kept by the request that took the same key a moment ago (this one's change, if
+    any, was rolled back); ``error`` again if the unique key was not what failed."""
+    record = _record_get(player=player, key=key)
+    if record is None:
+        raise error
+    return _replay(record, fingerprint=fingerprint)
