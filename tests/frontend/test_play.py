@@ -127,13 +127,22 @@ def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any
     open_deal(page, "YU1-C-AAAAAAB")  # the hint: the 10 of Spades, 7th card of column 7, to column 2
     page.evaluate("window.scrollTo(0, 0)")
     assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
-    page.locator("#hint-button").click()
+    page.locator("#hint-button").tap()
     page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('#table .card.hinted').getBoundingClientRect();"
-        " return r.top >= 0 && r.top < innerHeight; })()"
-    )
     assert page.locator("#table .card.hinted").count() == 1
+    # The card, and the card it goes on (the last of column 2, the Jack of Hearts), lie in the
+    # window and above the note that names the move (fixed at the window's foot).
+    page.wait_for_function(
+        """(() => {
+          const note = document.getElementById('rule-note').getBoundingClientRect();
+          const foot = note.height ? Math.min(note.top, innerHeight) : innerHeight;
+          return ['#table .card.hinted', '[data-card=JH]'].every((s) => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= foot;
+          });
+        })()"""
+    )
+    assert page.locator("#slot-t2 ~ .lane.hint, .lane.hint[data-target=t2]").count() == 1
 
 
 def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
@@ -147,6 +156,23 @@ def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
     open_deal(page, "YU1-C-AAAAAAB")  # a classic game: the classic text again
     page.locator("details.help summary", has_text="Regeln").click()
     assert "Gegenfarbe" in page.locator("details.help", has_text="Regeln").inner_text()
+
+
+def test_on_a_phone_the_texts_follow_the_rule_in_english_too(new_page: Any) -> None:
+    page = new_page(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    open_deal(page, "YU1-R-QZQHGJD")
+    howto = page.locator("#howto")
+    howto.wait_for(state="visible")
+    assert "any colour" in howto.inner_text() and "other colour" not in howto.inner_text()
+    page.locator("details.help summary", has_text="Rules").tap()
+    rules = page.locator("details.help", has_text="Rules")
+    assert "any colour" in rules.inner_text() and "other colour" not in rules.inner_text()
+    assert page.locator("#rule-badge").text_content() == "Relaxed"
+    open_deal(page, "YU1-C-AAAAAAB")  # a classic game on the same page: the classic texts again
+    assert "other colour" in page.locator("#howto").inner_text()
+    page.locator("details.help summary", has_text="Rules").tap()
+    rules = page.locator("details.help", has_text="Rules")
+    assert "other colour" in rules.inner_text() and "any colour" not in rules.inner_text()
 
 
 def refused_drop(game: EngineGame) -> dict[str, str] | None:
