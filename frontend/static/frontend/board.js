@@ -7,7 +7,6 @@
 import { t, tn, cardName, rankLabel } from "./i18n.js";
 import { SUITS, SYMBOL, HIDDEN, DEAL, measure, colX, foundationBox, layout, targetAt } from "./layout.js";
 
-export { SUITS, SYMBOL, previewMove } from "./layout.js";
 const MOVE_MS = 200;
 
 export class Board {

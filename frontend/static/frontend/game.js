@@ -6,15 +6,16 @@
 // legal_moves (moves.js); everything else is the server's answer.
 import { t, cardName } from "./i18n.js";
 import { games } from "./api.js";
-import { Board, previewMove } from "./board.js";
+import { Board } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
-import { GameBar } from "./gamebar.js";
+import { CLOSE_WARNING_MS, GameBar } from "./gamebar.js";
 import { Messages } from "./messages.js";
 import { createStore } from "./store.js";
+import { previewMove } from "./layout.js";
 import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
 
-export { CLOSE_WARNING_MS, closingIn, shortCode } from "./gamebar.js";
+export { CLOSE_WARNING_MS }; // the daily page warns before a late start with it
 const $ = (id) => document.getElementById(id);
 
 export class GameTable {
