@@ -122,6 +122,20 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
     assert server_state(page)["moves"] == 0  # asking for help is no move
 
 
+def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> None:
+    open_deal(page, "YU1-C-AAAAAAB")  # the hints: the 10 of Spades to column 2, then the 6 of Diamonds
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Pik 10')")
+    drag(page, point_of_card(page, "TS"), point_of_column(page, "t2"))
+    wait_for_moves(page, 1)
+    page.wait_for_timeout(800)  # the first hint's marks would have lasted 2.5 s from its start
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Karo 6')")
+    page.wait_for_timeout(1800)  # past the first hint's 2.5 s, within the second's
+    assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["6D"]
+    assert page.locator("#table .lane.hint").evaluate_all("els => els.map((el) => el.dataset.target)") == ["t2"]
+
+
 def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any) -> None:
     page = new_page(viewport={"width": 390, "height": 360}, is_mobile=True, has_touch=True)
     open_deal(page, "YU1-C-AAAAAAB")  # the hint: the 10 of Spades, 7th card of column 7, to column 2

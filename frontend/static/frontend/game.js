@@ -25,6 +25,7 @@ export class GameTable {
     this.onState = onState;
     this.onLost = onLost; // the game shown is gone (404): the page says so
     this.queue = Promise.resolve();
+    this.hinted = null; // the hint on show: {el, timer}
     this.store = createStore();
     this.board = new Board($("table"));
     this.messages = new Messages();
@@ -74,6 +75,7 @@ export class GameTable {
   /** The table's view of the store. */
   render(state, previous, { deal = false } = {}) {
     const board = this.board;
+    this.clearHint(); // it was for the state before
     if (!state) {
       board.view = null;
       board.cards = new Map();
@@ -130,6 +132,7 @@ export class GameTable {
 
   dragStarted(source) {
     this.taps.cancel();
+    this.clearHint();
     this.messages.hideNote();
     if (this.settings.get("drop_hints")) this.board.highlight(this.legalTargets(source));
   }
@@ -220,9 +223,14 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.status !== "playing") return;
+      this.clearHint();
       this.showNote(t("help.thinking"));
       try {
         const { move, reason } = await games.hint(state.id);
+        if (this.state !== state) {
+          this.hideNote(); // another game came in between: the hint was for the one before
+          return;
+        }
         const focus = move && hintFocus(state, move);
         if (!focus) {
           this.showNote(t(reason === "no_progress" ? "hint.no_progress" : "hint.none"));
@@ -235,14 +243,21 @@ export class GameTable {
         if (el) el.classList.add("hinted");
         const spot = goal ? this.board.cardElement(goal) : this.board.lanes[target] || this.board.slots[target];
         this.board.reveal([el, spot], { bottom: this.messages.noteCover() });
-        setTimeout(() => {
-          this.board.highlight([]);
-          if (el) el.classList.remove("hinted");
-        }, 2500);
+        this.hinted = { el, timer: setTimeout(() => this.clearHint(), 2500) };
       } catch (err) {
         await this.refused(err);
       }
     });
+  }
+
+  /** Take a hint's marks off the table: a new hint, a drag or a new state makes them stale (a
+   *  mark left behind lit two cards at once, and its timer put out the next hint's target). */
+  clearHint() {
+    if (!this.hinted) return;
+    clearTimeout(this.hinted.timer);
+    if (this.hinted.el) this.hinted.el.classList.remove("hinted");
+    this.board.highlight([]);
+    this.hinted = null;
   }
 
   winnable() {
