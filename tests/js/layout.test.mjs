@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { DEAL, HIDDEN, colX, layout, measure, previewMove, targetAt } from "../../frontend/static/frontend/layout.js";
+import { DEAL, HIDDEN, colX, layout, measure, previewMove, revealBy, targetAt } from "../../frontend/static/frontend/layout.js";
 
 const PHONE = { width: 382, available: 700 };
 const DESKTOP = { width: 1100, available: 600 };
@@ -78,4 +78,19 @@ test("the optimistic frame moves a listed group, a card to its foundation and ba
   const back = previewMove(view, { from: "fD", to: "t3" });
   assert.deepEqual([back.tableau[2], back.foundations.D], [["2D"], "AD"]);
   assert.equal(previewMove(view, { from: "t3", to: "f" }), null);
+});
+
+test("a hint's card and target are scrolled into the window above the note, the card first", () => {
+  const window = { height: 844, bottom: 80 }; // a phone; the note covers the last 80 px
+  const card = { top: 900, bottom: 967 }; // the 2 of Hearts, below the fold
+  const goal = { top: 700, bottom: 767 };
+  // Both fit: the lower edge comes up to 8 px above the note.
+  assert.equal(revealBy([card, goal], window), 967 - (844 - 80 - 8));
+  assert.equal(revealBy([{ top: 100, bottom: 167 }, { top: 600, bottom: 667 }], window), 0); // in view already
+  assert.equal(revealBy([{ top: -50, bottom: 17 }, goal], window), -58); // above the window
+  // Too far apart for one window: the card is shown, its top never scrolled out.
+  const far = { top: 1900, bottom: 1967 };
+  assert.equal(revealBy([far, { top: 200, bottom: 267 }], window), 1967 - 756);
+  assert.equal(revealBy([{ top: 2000, bottom: 2900 }], window), 2000 - 8);
+  assert.equal(revealBy([], window), 0);
 });

@@ -5,7 +5,7 @@
 // that was dragged is the one that slides; a face-down element that becomes a named card turns over.
 // Where each card goes is layout.js's (pure); pointer input is pointer.js's, keys keyboard.js's.
 import { t, tn, cardName, rankLabel } from "./i18n.js";
-import { SUITS, SYMBOL, HIDDEN, DEAL, measure, colX, foundationBox, layout, targetAt } from "./layout.js";
+import { SUITS, SYMBOL, HIDDEN, DEAL, measure, colX, foundationBox, layout, revealBy, targetAt } from "./layout.js";
 
 const MOVE_MS = 200;
 
@@ -274,17 +274,10 @@ export class Board {
   }
 
   /** Scroll the window so that `elements` (a hinted card and its target) are in view, above the
-   *  `bottom` pixels that something fixed covers at the window's foot. Where they do not fit
-   *  together, the first one is shown. */
+   *  `bottom` pixels that something fixed covers at the window's foot (layout.js's revealBy). */
   reveal(elements, { bottom = 0 } = {}) {
     const rects = elements.filter(Boolean).map((el) => el.getBoundingClientRect());
-    if (!rects.length) return;
-    const margin = 8;
-    const end = innerHeight - bottom - margin;
-    let top = Math.min(...rects.map((r) => r.top));
-    let low = Math.max(...rects.map((r) => r.bottom));
-    if (low - top > end - margin) ({ top, bottom: low } = rects[0]);
-    const dy = top < margin ? top - margin : low > end ? Math.min(low - end, top - margin) : 0;
+    const dy = revealBy(rects, { height: innerHeight, bottom });
     if (dy) window.scrollBy(0, dy);
   }
 

@@ -99,6 +99,21 @@ export function targetAt(m, x, y) {
   return null;
 }
 
+/** How far to scroll down (negative: up) so that `rects` (window coordinates: {top, bottom}) lie
+ *  in a window `height` tall whose last `bottom` pixels something fixed covers, `margin` from its
+ *  edges. Where they do not fit together, the first one is shown (the hinted card before its
+ *  target); scrolling up never hides its top. 0 when they are in view. */
+export function revealBy(rects, { height, bottom = 0, margin = 8 }) {
+  if (!rects.length) return 0;
+  const end = height - bottom - margin;
+  let top = Math.min(...rects.map((r) => r.top));
+  let low = Math.max(...rects.map((r) => r.bottom));
+  if (low - top > end - margin) ({ top, bottom: low } = rects[0]);
+  if (top < margin) return top - margin;
+  if (low > end) return Math.min(low - end, top - margin);
+  return 0;
+}
+
 /** The state a move would show if the server accepts it: for the optimistic first frame only.
  *  It knows nothing of the rules: the caller passes moves the server listed as legal. */
 export function previewMove(view, move) {
