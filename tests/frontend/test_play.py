@@ -15,6 +15,7 @@ from tests import factories
 
 from .support import (
     WATCH_DROP,
+    answer_edited,
     drag,
     find_deal,
     foundation_move,
@@ -157,6 +158,43 @@ def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any
         })()"""
     )
     assert page.locator("#slot-t2 ~ .lane.hint, .lane.hint[data-target=t2]").count() == 1
+
+
+def test_on_a_phone_a_hint_onto_the_end_of_a_32_card_column_shows_both_cards(new_page: Any) -> None:
+    """The case from the field: a hint to the 2 of Hearts at the bottom of a 32-card column lay
+    off screen. The page is shown such a position and such a hint (it judges neither)."""
+    deck = [rank + suit for rank in "A23456789TJQK" for suit in "SHDC"]
+    long = [card for card in deck if card not in ("2H", "AC")][:31] + ["2H"]
+    rest = [card for card in deck if card not in long and card != "AC"]
+    tableau = [["AC", *rest[:3]], rest[3:7], long, rest[7:10], rest[10:13], rest[13:16], rest[16:19]]
+
+    def position(request: Any, body: dict[str, Any]) -> None:
+        if "tableau" in body:
+            body.update(tableau=tableau, foundations={}, legal_moves=[])
+
+    def hint(request: Any, body: dict[str, Any]) -> None:
+        body.clear()
+        body.update(move={"from": "t1", "card": "AC", "to": "t3"}, reason=None)
+
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    answer_edited(page, r"/api/v1/games(/[^/]+)?$", position)
+    answer_edited(page, r"/api/v1/games/[^/]+/hint$", hint)
+    open_deal(page, "YU1-C-AAAAAAB")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.querySelector('[data-card=\"2H\"]').getBoundingClientRect().bottom") > 844
+    page.locator("#hint-button").tap()
+    note = "document.querySelector('#rule-note .rule-text').textContent"
+    page.wait_for_function(f"{note} === 'Tipp: Kreuz Ass → Spalte 3'")
+    page.wait_for_function(
+        """(() => {
+          const foot = document.getElementById('rule-note').getBoundingClientRect().top;
+          return ['AC', '2H'].every((card) => {
+            const r = document.querySelector(`[data-card="${card}"]`).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= foot;
+          });
+        })()"""
+    )
+    assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["AC"]
 
 
 def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
