@@ -1,18 +1,16 @@
 // One game on the table: the page's store holds the server's state, and every state the server
 // answers goes through it, which re-renders the board (board.js), the game bar (gamebar.js) and
 // the keyboard cursor. This module turns what the player does (pointer.js, keyboard.js, the bar's
-// buttons) into API moves, and shows hints and the server's answers (messages.js). It never judges
+// buttons) into API moves, and shows hints and the server's answers (gamebar.js's Messages). It never judges
 // a move itself: drop hints and the optimistic first frame use only moves the server listed in
 // legal_moves (moves.js); everything else is the server's answer.
 import { t, cardName } from "./i18n.js";
 import { games } from "./api.js";
-import { Board } from "./board.js";
+import { Board, previewMove } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
-import { CLOSE_WARNING_MS, GameBar } from "./gamebar.js";
-import { Messages } from "./messages.js";
+import { CLOSE_WARNING_MS, GameBar, Messages } from "./gamebar.js";
 import { createStore } from "./store.js";
-import { previewMove } from "./layout.js";
 import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
 
 export { CLOSE_WARNING_MS }; // the daily page warns before a late start with it
@@ -302,7 +300,7 @@ export class GameTable {
     }
   }
 
-  // -- messages (messages.js) -------------------------------------------------------------------
+  // -- messages (gamebar.js) --------------------------------------------------------------------
   showNote(text, code = "", kind = undefined) {
     this.messages.showNote(text, code, kind);
   }

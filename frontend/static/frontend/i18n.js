@@ -99,8 +99,9 @@ export function pickLanguage(languages) {
   return "de";
 }
 
-/** The page's language: the server chose it (Accept-Language, SPEC 8) and rendered the page in it. */
-export const lang = pickLanguage([document.documentElement.lang]);
+/** The page's language: the server chose it (Accept-Language, SPEC 8) and rendered the page in it
+ *  (German outside a page: the unit tests under Node, tests/js/). */
+export const lang = pickLanguage([globalThis.document?.documentElement.lang]);
 
 /** The text for `key`, with `{name}` placeholders filled from `vars`. */
 export function t(key, vars = {}) {

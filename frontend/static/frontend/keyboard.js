@@ -3,7 +3,7 @@
 // through the same path as a mouse drop, so the server decides as always. Ctrl+Z undoes anywhere
 // on the page but in a form field.
 import { t, tn, cardName } from "./i18n.js";
-import { SUITS } from "./layout.js";
+import { SUITS } from "./board.js";
 
 export function attachKeyboard(table) {
   const board = table.board;

@@ -1,9 +1,9 @@
-// The table's layout (frontend/static/frontend/layout.js): where each card goes for a state and
-// a table size, and which place a point of the table names. Pure: no document.
+// The table's layout (the pure functions of frontend/static/frontend/board.js): where each card
+// goes for a state and a table size, which place a point names, how far a hint scrolls. No document.
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { DEAL, HIDDEN, colX, layout, measure, previewMove, revealBy, targetAt } from "../../frontend/static/frontend/layout.js";
+import { DEAL, HIDDEN, colX, layout, measure, previewMove, revealBy, targetAt } from "../../frontend/static/frontend/board.js";
 
 const PHONE = { width: 382, available: 700 };
 const DESKTOP = { width: 1100, available: 600 };
