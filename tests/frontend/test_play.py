@@ -15,6 +15,7 @@ from tests import factories
 
 from .support import (
     WATCH_DROP,
+    answer_edited,
     drag,
     find_deal,
     foundation_move,
@@ -122,18 +123,78 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
     assert server_state(page)["moves"] == 0  # asking for help is no move
 
 
+def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> None:
+    open_deal(page, "YU1-C-AAAAAAB")  # the hints: the 10 of Spades to column 2, then the 6 of Diamonds
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Pik 10')")
+    drag(page, point_of_card(page, "TS"), point_of_column(page, "t2"))
+    wait_for_moves(page, 1)
+    page.wait_for_timeout(800)  # the first hint's marks would have lasted 2.5 s from its start
+    page.locator("#hint-button").click()
+    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Karo 6')")
+    page.wait_for_timeout(1800)  # past the first hint's 2.5 s, within the second's
+    assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["6D"]
+    assert page.locator("#table .lane.hint").evaluate_all("els => els.map((el) => el.dataset.target)") == ["t2"]
+
+
 def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any) -> None:
     page = new_page(viewport={"width": 390, "height": 360}, is_mobile=True, has_touch=True)
     open_deal(page, "YU1-C-AAAAAAB")  # the hint: the 10 of Spades, 7th card of column 7, to column 2
     page.evaluate("window.scrollTo(0, 0)")
     assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
-    page.locator("#hint-button").click()
+    page.locator("#hint-button").tap()
     page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
-    page.wait_for_function(
-        "(() => { const r = document.querySelector('#table .card.hinted').getBoundingClientRect();"
-        " return r.top >= 0 && r.top < innerHeight; })()"
-    )
     assert page.locator("#table .card.hinted").count() == 1
+    # The card, and the card it goes on (the last of column 2, the Jack of Hearts), lie in the
+    # window and above the note that names the move (fixed at the window's foot).
+    page.wait_for_function(
+        """(() => {
+          const note = document.getElementById('rule-note').getBoundingClientRect();
+          const foot = note.height ? Math.min(note.top, innerHeight) : innerHeight;
+          return ['#table .card.hinted', '[data-card=JH]'].every((s) => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= foot;
+          });
+        })()"""
+    )
+    assert page.locator("#slot-t2 ~ .lane.hint, .lane.hint[data-target=t2]").count() == 1
+
+
+def test_on_a_phone_a_hint_onto_the_end_of_a_32_card_column_shows_both_cards(new_page: Any) -> None:
+    """The case from the field: a hint to the 2 of Hearts at the bottom of a 32-card column lay
+    off screen. The page is shown such a position and such a hint (it judges neither)."""
+    deck = [rank + suit for rank in "A23456789TJQK" for suit in "SHDC"]
+    long = [card for card in deck if card not in ("2H", "AC")][:31] + ["2H"]
+    rest = [card for card in deck if card not in long and card != "AC"]
+    tableau = [["AC", *rest[:3]], rest[3:7], long, rest[7:10], rest[10:13], rest[13:16], rest[16:19]]
+
+    def position(request: Any, body: dict[str, Any]) -> None:
+        if "tableau" in body:
+            body.update(tableau=tableau, foundations={}, legal_moves=[])
+
+    def hint(request: Any, body: dict[str, Any]) -> None:
+        body.clear()
+        body.update(move={"from": "t1", "card": "AC", "to": "t3"}, reason=None)
+
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    answer_edited(page, r"/api/v1/games(/[^/]+)?$", position)
+    answer_edited(page, r"/api/v1/games/[^/]+/hint$", hint)
+    open_deal(page, "YU1-C-AAAAAAB")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.querySelector('[data-card=\"2H\"]').getBoundingClientRect().bottom") > 844
+    page.locator("#hint-button").tap()
+    note = "document.querySelector('#rule-note .rule-text').textContent"
+    page.wait_for_function(f"{note} === 'Tipp: Kreuz Ass → Spalte 3'")
+    page.wait_for_function(
+        """(() => {
+          const foot = document.getElementById('rule-note').getBoundingClientRect().top;
+          return ['AC', '2H'].every((card) => {
+            const r = document.querySelector(`[data-card="${card}"]`).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= foot;
+          });
+        })()"""
+    )
+    assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["AC"]
 
 
 def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
@@ -147,6 +208,23 @@ def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
     open_deal(page, "YU1-C-AAAAAAB")  # a classic game: the classic text again
     page.locator("details.help summary", has_text="Regeln").click()
     assert "Gegenfarbe" in page.locator("details.help", has_text="Regeln").inner_text()
+
+
+def test_on_a_phone_the_texts_follow_the_rule_in_english_too(new_page: Any) -> None:
+    page = new_page(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    open_deal(page, "YU1-R-QZQHGJD")
+    howto = page.locator("#howto")
+    howto.wait_for(state="visible")
+    assert "any colour" in howto.inner_text() and "other colour" not in howto.inner_text()
+    page.locator("details.help summary", has_text="Rules").tap()
+    rules = page.locator("details.help", has_text="Rules")
+    assert "any colour" in rules.inner_text() and "other colour" not in rules.inner_text()
+    assert page.locator("#rule-badge").text_content() == "Relaxed"
+    open_deal(page, "YU1-C-AAAAAAB")  # a classic game on the same page: the classic texts again
+    assert "other colour" in page.locator("#howto").inner_text()
+    page.locator("details.help summary", has_text="Rules").tap()
+    rules = page.locator("details.help", has_text="Rules")
+    assert "other colour" in rules.inner_text() and "any colour" not in rules.inner_text()
 
 
 def refused_drop(game: EngineGame) -> dict[str, str] | None:

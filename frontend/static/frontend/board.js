@@ -3,20 +3,121 @@
 // where the new state puts it (Last) is one transform change that the browser transitions
 // (Invert + Play), started in the same frame as the drop. Cards are keyed by name, so the element
 // that was dragged is the one that slides; a face-down element that becomes a named card turns over.
+// Where everything goes is a set of pure functions of a state and the table's size (measure,
+// layout, targetAt, revealBy, previewMove: no document, tests/js/board.test.mjs runs them under
+// Node); the Board class puts elements where they say. Pointer input is pointer.js's, keys keyboard.js's.
 import { t, tn, cardName, rankLabel } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const HIDDEN = "XX";
-const MOVE_MS = 200;
+export const HIDDEN = "XX";
+const RANKS = "A23456789TJQK";
 
 /** The shape of a new deal (docs/rules.md): column c holds c face-down cards under 5 face-up ones (1 in the first). */
-const DEAL = {
+export const DEAL = {
   tableau: Array.from({ length: 7 }, (_, c) => [...Array(c).fill(HIDDEN), ...Array(c ? 5 : 1).fill("up")]),
   foundations: {},
 };
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+
+/** Sizes for a table `width` wide with `available` pixels of window below its top: a phone gets
+ *  narrow cards, a desktop cards that leave room for long columns. */
+export function measure({ width, available }, view) {
+  available = Math.max(available, 360);
+  const gap = clamp(Math.round(width * 0.014), 4, 14);
+  const byWidth = (width - gap * 8) / 7;
+  const byHeight = (available - gap * 3) / 5.4 / 1.4;
+  let cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
+  // A long column (Yukon moves big groups) shrinks the cards a little rather than the gaps
+  // between them below what keeps each rank readable; past that the table grows and scrolls.
+  const tallest = Math.max(...view.tableau.map((col) => {
+    const down = col.filter((card) => card === HIDDEN).length;
+    return down * 0.14 + Math.max(0, col.length - down - 1) * 0.34 + 2.8;
+  }));
+  const fit = Math.floor((available - gap * 4) / tallest);
+  if (fit < cw) cw = Math.max(fit, Math.min(cw, 56), Math.floor(cw * 0.7));
+  const ch = Math.round(cw * 1.4);
+  const left = Math.round((width - 7 * cw - 6 * gap) / 2);
+  const tabY = gap * 2 + ch + Math.round(gap / 2);
+  return {
+    width, gap, cw, ch, left, available, tabY,
+    foundY: gap,
+    down: Math.max(4, Math.round(ch * 0.1)),
+    up: Math.max(15, Math.round(ch * 0.27)),
+    minUp: Math.max(14, Math.round(cw * 0.34)),
+  };
+}
+
+/** The left edge of column c (0..6). */
+export const colX = (m, c) => m.left + c * (m.cw + m.gap);
+
+/** The top left corner of a suit's foundation (over columns 4 to 7). */
+export const foundationBox = (m, suit) => ({ x: colX(m, 3 + SUITS.indexOf(suit)), y: m.foundY });
+
+/** Every card's place for `view` and the table's height: {places: [{key, card, x, y, z, col,
+ *  index} | {key, card, x, y, z, suit, under}], height}. A face-down card's key is "d<col>-<index>";
+ *  a foundation shows its top card over the one below (so that taking the top one back shows it). */
+export function layout(view, m) {
+  const places = [];
+  let bottom = m.tabY + m.ch;
+  view.tableau.forEach((col, c) => {
+    const downCount = col.filter((card) => card === HIDDEN).length;
+    const upCount = col.length - downCount;
+    let up = m.up;
+    const room = m.available - m.tabY - m.ch - m.gap - downCount * m.down;
+    if (upCount > 1 && (upCount - 1) * up > room) up = Math.max(m.minUp, Math.floor(room / (upCount - 1)));
+    let y = m.tabY;
+    col.forEach((card, i) => {
+      const faceUp = card !== HIDDEN;
+      places.push({ key: faceUp ? card : `d${c}-${i}`, card, x: colX(m, c), y, z: i + 1, col: c, index: i });
+      if (i < col.length - 1) y += faceUp ? up : m.down;
+    });
+    bottom = Math.max(bottom, y + m.ch);
+  });
+  for (const suit of SUITS) {
+    const top = view.foundations[suit];
+    if (!top) continue;
+    const { x, y } = foundationBox(m, suit);
+    const rank = RANKS.indexOf(top[0]);
+    if (rank > 0) places.push({ key: RANKS[rank - 1] + suit, card: RANKS[rank - 1] + suit, x, y, z: 1, suit, under: true });
+    places.push({ key: top, card: top, x, y, z: 2, suit });
+  }
+  return { places, height: Math.max(m.available, bottom + m.gap * 2) };
+}
+
+/** The drop target under table point (x, y): {to: "t1".."t7"}, {to: "f", suit} or null. */
+export function targetAt(m, x, y) {
+  if (!m) return null;
+  const half = m.gap / 2;
+  if (y < m.tabY - half) {
+    for (const suit of SUITS) {
+      const box = foundationBox(m, suit);
+      if (x >= box.x - half && x <= box.x + m.cw + half && y <= box.y + m.ch + half) return { to: "f", suit };
+    }
+    return null;
+  }
+  for (let c = 0; c < 7; c++) {
+    const x0 = colX(m, c) - half;
+    if (x >= x0 && x <= x0 + m.cw + m.gap) return { to: `t${c + 1}` };
+  }
+  return null;
+}
+
+/** How far to scroll down (negative: up) so that `rects` (window coordinates: {top, bottom}) lie
+ *  in a window `height` tall whose last `bottom` pixels something fixed covers, `margin` from its
+ *  edges. Where they do not fit together, the first one is shown (the hinted card before its
+ *  target); scrolling up never hides its top. 0 when they are in view. */
+export function revealBy(rects, { height, bottom = 0, margin = 8 }) {
+  if (!rects.length) return 0;
+  const end = height - bottom - margin;
+  let top = Math.min(...rects.map((r) => r.top));
+  let low = Math.max(...rects.map((r) => r.bottom));
+  if (low - top > end - margin) ({ top, bottom: low } = rects[0]);
+  if (top < margin) return top - margin;
+  if (low > end) return Math.min(low - end, top - margin);
+  return 0;
+}
 
 /** The state a move would show if the server accepts it: for the optimistic first frame only.
  *  It knows nothing of the rules: the caller passes moves the server listed as legal. */
@@ -28,8 +129,8 @@ export function previewMove(view, move) {
     const card = foundations[suit];
     if (!card || move.to[0] !== "t") return null;
     tableau[Number(move.to.slice(1)) - 1].push(card);
-    const rank = "A23456789TJQK".indexOf(card[0]);
-    foundations[suit] = rank > 0 ? "A23456789TJQK"[rank - 1] + suit : null;
+    const rank = RANKS.indexOf(card[0]);
+    foundations[suit] = rank > 0 ? RANKS[rank - 1] + suit : null;
   } else {
     const col = tableau[Number(move.from.slice(1)) - 1];
     if (move.to === "f") {
@@ -46,6 +147,8 @@ export function previewMove(view, move) {
   }
   return { ...view, tableau, foundations };
 }
+
+const MOVE_MS = 200;
 
 export class Board {
   constructor(root) {
@@ -82,10 +185,7 @@ export class Board {
     }
     // The table's height before the first state arrives: that of a new deal, so that nothing below
     // it moves when the cards come (layout shift).
-    this.metrics = this.measure(DEAL);
-    this.layout(DEAL);
-    this.metrics = null;
-    root.style.height = `${Math.ceil(this.height)}px`;
+    root.style.height = `${Math.ceil(layout(DEAL, this.measure(DEAL)).height)}px`;
   }
 
   buildSlots() {
@@ -119,74 +219,18 @@ export class Board {
     }
   }
 
-  /** Sizes from the table's width and the window's height: a phone gets narrow cards, a desktop
-   *  cards that leave room for long columns. */
+  /** Sizes from the table's width and the window's height below its top (measure). */
   measure(view) {
-    const width = this.root.clientWidth;
-    const gap = clamp(Math.round(width * 0.014), 4, 14);
-    const byWidth = (width - gap * 8) / 7;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
-    const available = Math.max(window.innerHeight - top - 12, 360);
-    const byHeight = (available - gap * 3) / 5.4 / 1.4;
-    let cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
-    // A long column (Yukon moves big groups) shrinks the cards a little rather than the gaps
-    // between them below what keeps each rank readable; past that the table grows and scrolls.
-    const tallest = Math.max(...view.tableau.map((col) => {
-      const down = col.filter((card) => card === HIDDEN).length;
-      return { down, up: col.length - down };
-    }).map(({ down, up }) => down * 0.14 + Math.max(0, up - 1) * 0.34 + 2.8));
-    const fit = Math.floor((available - gap * 4) / tallest);
-    if (fit < cw) cw = Math.max(fit, Math.min(cw, 56), Math.floor(cw * 0.7));
-    const ch = Math.round(cw * 1.4);
-    const left = Math.round((width - 7 * cw - 6 * gap) / 2);
-    const tabY = gap * 2 + ch + Math.round(gap / 2);
-    return {
-      width, gap, cw, ch, left, available, tabY,
-      foundY: gap,
-      down: Math.max(4, Math.round(ch * 0.1)),
-      up: Math.max(15, Math.round(ch * 0.27)),
-      minUp: Math.max(14, Math.round(cw * 0.34)),
-    };
+    return measure({ width: this.root.clientWidth, available: window.innerHeight - top - 12 }, view);
   }
 
   colX(c) {
-    const m = this.metrics;
-    return m.left + c * (m.cw + m.gap);
+    return colX(this.metrics, c);
   }
 
   foundationBox(suit) {
-    return { x: this.colX(3 + SUITS.indexOf(suit)), y: this.metrics.foundY };
-  }
-
-  /** Every card's place for `view`: [{key, card, x, y, z, col, index, suit}]. */
-  layout(view) {
-    const m = this.metrics;
-    const places = [];
-    let bottom = m.tabY + m.ch;
-    view.tableau.forEach((col, c) => {
-      const downCount = col.filter((card) => card === HIDDEN).length;
-      const upCount = col.length - downCount;
-      let up = m.up;
-      const room = m.available - m.tabY - m.ch - m.gap - downCount * m.down;
-      if (upCount > 1 && (upCount - 1) * up > room) up = Math.max(m.minUp, Math.floor(room / (upCount - 1)));
-      let y = m.tabY;
-      col.forEach((card, i) => {
-        const faceUp = card !== HIDDEN;
-        places.push({ key: faceUp ? card : `d${c}-${i}`, card, x: this.colX(c), y, z: i + 1, col: c, index: i });
-        if (i < col.length - 1) y += faceUp ? up : m.down;
-      });
-      bottom = Math.max(bottom, y + m.ch);
-    });
-    for (const suit of SUITS) {
-      const top = view.foundations[suit];
-      if (!top) continue;
-      const { x, y } = this.foundationBox(suit);
-      const rank = "A23456789TJQK".indexOf(top[0]);
-      if (rank > 0) places.push({ key: "A23456789TJQK"[rank - 1] + suit, card: "A23456789TJQK"[rank - 1] + suit, x, y, z: 1, suit, under: true });
-      places.push({ key: top, card: top, x, y, z: 2, suit });
-    }
-    this.height = Math.max(m.available, bottom + m.gap * 2);
-    return places;
+    return foundationBox(this.metrics, suit);
   }
 
   /** Show `view`. With animate, every card that changes place slides there and flips turn over. */
@@ -194,7 +238,8 @@ export class Board {
     this.view = view;
     this.metrics = this.measure(view);
     const m = this.metrics;
-    const places = this.layout(view);
+    const { places, height } = layout(view, m);
+    this.height = height;
     this.root.style.setProperty("--cw", `${m.cw}px`);
     this.root.style.setProperty("--ch", `${m.ch}px`);
     this.root.style.height = `${Math.ceil(this.height)}px`;
@@ -366,21 +411,15 @@ export class Board {
 
   /** The drop target under table point (x, y): "t1".."t7", or "f" with the foundation's suit. */
   targetAt(x, y) {
-    const m = this.metrics;
-    if (!m) return null;
-    const half = m.gap / 2;
-    if (y < m.tabY - half) {
-      for (const suit of SUITS) {
-        const box = this.foundationBox(suit);
-        if (x >= box.x - half && x <= box.x + m.cw + half && y <= box.y + m.ch + half) return { to: "f", suit };
-      }
-      return null;
-    }
-    for (let c = 0; c < 7; c++) {
-      const x0 = this.colX(c) - half;
-      if (x >= x0 && x <= x0 + m.cw + m.gap) return { to: `t${c + 1}` };
-    }
-    return null;
+    return targetAt(this.metrics, x, y);
+  }
+
+  /** Scroll the window so that `elements` (a hinted card and its target) are in view, above the
+   *  `bottom` pixels that something fixed covers at the window's foot (revealBy). */
+  reveal(elements, { bottom = 0 } = {}) {
+    const rects = elements.filter(Boolean).map((el) => el.getBoundingClientRect());
+    const dy = revealBy(rects, { height: innerHeight, bottom });
+    if (dy) window.scrollBy(0, dy);
   }
 
   /** Ablagehilfe: light up these targets ("t3", "fH"); an empty list clears. */
@@ -425,85 +464,4 @@ export class Board {
     this.cursor.classList.toggle("picking", Boolean(spec.picking));
     this.cursor.hidden = false;
   }
-}
-
-// -- pointer gestures (mouse, touch, pen) ----------------------------------------------------------
-// A press on a face-up card (or a foundation's top card) either becomes a tap (released without
-// moving) or a drag of the card with every card on it. What a drop means is decided by the caller
-// from the server's legal_moves; this part only moves elements under the pointer and names the
-// place where they were let go. (In this module, not one of its own: one request fewer per page.)
-const DRAG_THRESHOLD = 6;
-
-export function attachDrag(board, { onTap, onDragStart, onDrop }) {
-  const root = board.root;
-  let press = null;
-
-  root.addEventListener("pointerdown", (event) => {
-    if (press || (event.pointerType === "mouse" && event.button !== 0)) return;
-    const el = event.target.closest(".card");
-    if (!el || el.classList.contains("down") || el.classList.contains("under") || !el.dataset.card) return;
-    const source = board.sourceOf(el.dataset.card);
-    if (!source) return;
-    event.preventDefault();
-    try {
-      root.setPointerCapture(event.pointerId);
-    } catch (err) {
-      /* synthetic events have no capture */
-    }
-    press = { id: event.pointerId, source, x0: event.clientX, y0: event.clientY, dragging: false, els: [], bases: [] };
-  });
-
-  root.addEventListener("pointermove", (event) => {
-    if (!press || event.pointerId !== press.id) return;
-    const dx = event.clientX - press.x0;
-    const dy = event.clientY - press.y0;
-    if (!press.dragging) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-      press.dragging = true;
-      press.els = press.source.group.map((card) => board.cardElement(card)).filter(Boolean);
-      press.bases = press.source.group.map((card) => board.box(card)).filter(Boolean);
-      press.els.forEach((el, i) => {
-        el.classList.add("dragging");
-        el.style.zIndex = String(1000 + i);
-      });
-      onDragStart(press.source);
-    }
-    press.els.forEach((el, i) => {
-      el.style.transform = `translate(${press.bases[i].x + dx}px, ${press.bases[i].y + dy}px)`;
-    });
-  });
-
-  const finish = (event, cancelled) => {
-    if (!press || event.pointerId !== press.id) return;
-    const done = press;
-    press = null; // the capture ends by itself with pointerup / pointercancel
-    if (!done.dragging) {
-      if (!cancelled) onTap(done.source, event);
-      return;
-    }
-    for (const el of done.els) el.classList.remove("dragging");
-    if (cancelled) {
-      onDrop(done.source, null, { cancelled: true });
-      return;
-    }
-    const rect = root.getBoundingClientRect();
-    const x = event.clientX - rect.left;
-    const y = event.clientY - rect.top;
-    let target = board.targetAt(x, y);
-    if (!target && done.bases.length) {
-      // Let go beside the table's lanes: judge by the middle of the dragged card's top edge.
-      const m = board.metrics;
-      const first = done.bases[0];
-      target = board.targetAt(first.x + (event.clientX - done.x0) + m.cw / 2, first.y + (event.clientY - done.y0) + m.ch / 4);
-    }
-    onDrop(done.source, target, { x, y });
-  };
-
-  root.addEventListener("pointerup", (event) => finish(event, false));
-  root.addEventListener("pointercancel", (event) => finish(event, true));
-  root.addEventListener("lostpointercapture", (event) => {
-    if (press && press.dragging && event.pointerId === press.id) finish(event, true);
-  });
-  // A drag must not select text or start the browser's own drag of an element.
-  root.addEventListener("dragstart", (event) => event.preventDefault());
 }

@@ -1,6 +1,7 @@
 // Keyboard play (the keys are listed on the page): a cursor walks over the face-up cards; Enter
 // picks up a card with the cards on it, the arrows choose a target, Enter drops. Drops go
-// through the same path as a mouse drop, so the server decides as always.
+// through the same path as a mouse drop, so the server decides as always. Ctrl+Z undoes anywhere
+// on the page but in a form field.
 import { t, tn, cardName } from "./i18n.js";
 import { SUITS } from "./board.js";
 
@@ -194,6 +195,14 @@ export function attachKeyboard(table) {
     board.showCursor(null);
   });
   root.addEventListener("focus", () => paint(false));
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest && event.target.closest("input, textarea, select, dialog");
+    if (typing) return;
+    if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "z") {
+      event.preventDefault();
+      table.undo();
+    }
+  });
   root.addEventListener("blur", () => board.showCursor(null));
 
   return {
