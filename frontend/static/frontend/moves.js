@@ -1,4 +1,4 @@
-// What a gesture means as a move of the API (SPEC 7 "Moves"), read only from the state the server
+// What a gesture means as a move of the API (docs/api.md), read only from the state the server
 // sent: its legal_moves for drop hints and the optimistic frame, its columns to name a card. The
 // page judges no rule here: a move not listed still goes to the server, which says why not. Pure
 // (tests/js/moves.test.mjs).
