@@ -47,9 +47,9 @@ __all__ = [
     "still_winnable",
 ]
 
-#: Samples of the unseen cards, and the node budget of each fresh move in each (one solve each:
-#: a sample's win proven or not; ``bench/hint_bench.py`` measures won share and time, p95 under
-#: 300 ms of one core). More nodes or samples did not win more deals (the README has figures).
+#: Samples of the unseen cards, and the node budget of each fresh move in each (one solve each).
+#: ``bench/hint_bench.py`` measures the won share and the time (p95 under 300 ms of one core);
+#: twice the samples at half the nodes, or twice the nodes, won no more (README).
 HINT_SAMPLES: Final = 24
 HINT_NODES: Final = 3_000  # per fresh move and sample
 WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (what it leaves unknown: README)
@@ -139,6 +139,13 @@ def _thumb(game: Game, move: Move) -> tuple[int, int]:
     return (_kind(game, move), game.down[move.src] if move.src < FOUNDATION else 0)
 
 
+def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, int, int, int]:
+    """How good a fresh move looks: the samples it keeps winnable, then (on a tie) the rule of
+    thumb (a card turned up first: the next hint sees more), then the fewest nodes its samples'
+    searches took (the easier wins)."""
+    return (wins, *_thumb(game, move), -nodes)
+
+
 def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
     """The suggested next move for the player of ``game``, from the visible position only, never
     to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
@@ -167,7 +174,7 @@ def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES,
             result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
             nodes[move] += result.nodes
             wins[move] += result.verdict is Verdict.WINNABLE
-    best = max(fresh, key=lambda m: (wins[m], *_thumb(game, m), -nodes[m]))
+    best = max(fresh, key=lambda m: _rank(game, m, wins[m], nodes[m]))
     if wins[best] == 0 and _kind(game, best) == 0:
         return Advice(None, "no_progress")
     return Advice(best, "move")
