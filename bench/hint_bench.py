@@ -61,51 +61,58 @@ def _wins(game: Game) -> bool | None:
     return None if verdict is Verdict.UNKNOWN else verdict is Verdict.WINNABLE
 
 
-def follow(code: GameCode, tally: Tally, samples: int = HINT_SAMPLES, nodes: int = HINT_NODES) -> None:
+def follow(code: GameCode, tally: Tally, samples: int = HINT_SAMPLES, nodes: int = HINT_NODES) -> str:
     """Play the hint's moves from the deal until the game is won, the hint gives up, a position
-    comes back or the move limit is hit."""
+    comes back or the move limit is hit; what became of it (a word, for the progress lines)."""
     game = Game.new(code)
+    end = ""
     seen = [position_key(game)]
     had = set(seen)
     path = [game.copy()]
     while not game.is_won:
         if len(path) > MOVE_LIMIT:
             tally.limit += 1
+            end = "move limit"
             break
         begin = time.process_time()
         advice = advise(game, seen, samples=samples, max_nodes=nodes)
         tally.times.append(time.process_time() - begin)
         if advice.move is None:
             tally.stuck += 1
+            end = "stuck"
             break
         game.play(advice.move)
         key = position_key(game)
         if key in had:
             tally.loops += 1
+            end = "LOOP"
             break
         seen.append(key)
         had.add(key)
         path.append(game.copy())
+    moves = f"{len(path) - 1} moves"
     if game.is_won:
         tally.won += 1
-        return
+        return f"won ({moves})"
     tally.lost.append(str(code))
     last = _wins(path[-1])
     if last:
         tally.by_search += 1
-    elif last is None:
+        return f"{end} ({moves}), lost by search"
+    if last is None:
         tally.undecided += 1
-    else:
-        # Winnability only falls along a path: find the last position still won (binary search).
-        low, high = 0, len(path) - 1  # path[low] wins (the deal does), path[high] does not
-        while high - low > 1:
-            mid = (low + high) // 2
-            answer = _wins(path[mid])
-            if answer is None:
-                tally.undecided += 1
-                return
-            low, high = (mid, high) if answer else (low, mid)
-        tally.by_hidden += 1
+        return f"{end} ({moves}), undecided"
+    # Winnability only falls along a path: find the last position still won (binary search).
+    low, high = 0, len(path) - 1  # path[low] wins (the deal does), path[high] does not
+    while high - low > 1:
+        mid = (low + high) // 2
+        answer = _wins(path[mid])
+        if answer is None:
+            tally.undecided += 1
+            return f"{end} ({moves}), undecided"
+        low, high = (mid, high) if answer else (low, mid)
+    tally.by_hidden += 1
+    return f"{end} ({moves}), lost to the hidden cards at move {low + 1}"
 
 
 def main() -> None:
@@ -121,8 +128,9 @@ def main() -> None:
         begin = time.perf_counter()
         deals = winnable_deals(rule, args.deals, args.seed)
         tally = Tally()
-        for code in deals:
-            follow(code, tally, args.samples, args.nodes)
+        for number, code in enumerate(deals, 1):
+            end = follow(code, tally, args.samples, args.nodes)
+            print(f"hint: {rule.value}: {number}/{len(deals)} {code}: {end}; won {tally.won}/{number}", flush=True)
         n = len(deals)
         times = sorted(tally.times)
         p95 = times[int(0.95 * (len(times) - 1))]

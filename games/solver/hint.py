@@ -2,18 +2,22 @@
 
 :func:`advise` sees only what the player sees (``game.view()``) and the positions the game has
 already had (``seen``: :func:`position_key` of each, from the server's move log). It deals the
-unseen cards into the face-down places, uniformly, from a seed of the view alone, solves each
-sample within a node budget (no clock: the same view and history, the same hint) and returns the
-move that starts a win in most samples; on a tie, the move that turns a card up, puts one up or
-empties a column before one that only moves cards between columns. It never suggests a move back
-to a position the game already had, so a player who follows it never goes round in a loop; when
-no sample is won and no move turns a card up, puts one up or empties a column, it says so
-(``no_progress``) instead of shuffling cards. :func:`still_winnable` answers about the real deal,
-face-down cards included, so it is for practice games only (never today's daily deal).
+unseen cards into the face-down places, uniformly, from a seed of the view alone, and for each
+fresh move (one that does not go back to a position the game had) solves every sample after it
+within a node budget (no clock: the same view and history, the same hint): the move that wins
+most samples, a flat Monte-Carlo over the hidden cards, so a move counts by how many deals of the
+unseen cards it keeps winnable, not by which move a solver's line happens to start with. On a
+tie, the move that turns a card up (information before the next hint), puts one up or empties a
+column before one that only moves cards between columns, then the one under the most face-down
+cards, then the one whose samples were won in the fewest nodes. A player who follows it never goes
+round in a loop; when no sample is won after any fresh move and none turns a card up, puts one up
+or empties a column, it says so (``no_progress``) instead of shuffling cards.
+:func:`still_winnable` answers about the real deal, face-down cards included, so it is for
+practice games only (never today's daily deal).
 
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> str(hint(game))
-'t7:TS>t2'
+'t5:6S>t1'
 >>> still_winnable(game)
 'yes'
 """
@@ -22,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -44,14 +47,11 @@ __all__ = [
     "still_winnable",
 ]
 
-#: Samples of the unseen cards and the node budget of each (``bench/hint_bench.py``: p95 under
-#: 300 ms of one core). A sample the first search does not win gets nothing more.
+#: Samples of the unseen cards, and the node budget of each fresh move in each (one solve each).
+#: ``bench/hint_bench.py`` measures the won share and the time (p95 under 300 ms of one core);
+#: twice the samples at half the nodes, or twice the nodes, won no more (README).
 HINT_SAMPLES: Final = 24
-HINT_NODES: Final = 8_000  # per sample
-#: When no sample's win starts with a fresh move: the moves tried one by one, on fewer samples.
-_FLAT_MOVES: Final = 8
-_FLAT_SAMPLES: Final = 4
-_FLAT_NODES: Final = 5_000
+HINT_NODES: Final = 3_000  # per fresh move and sample
 WINNABLE_NODES: Final = 100_000  # about 0.1 s of CPU at most (what it leaves unknown: README)
 
 Answer = Literal["yes", "no", "unknown"]
@@ -139,6 +139,13 @@ def _thumb(game: Game, move: Move) -> tuple[int, int]:
     return (_kind(game, move), game.down[move.src] if move.src < FOUNDATION else 0)
 
 
+def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, int, int, int]:
+    """How good a fresh move looks: the samples it keeps winnable, then (on a tie) the rule of
+    thumb (a card turned up first: the next hint sees more), then the fewest nodes its samples'
+    searches took (the easier wins)."""
+    return (wins, *_thumb(game, move), -nodes)
+
+
 def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
     """The suggested next move for the player of ``game``, from the visible position only, never
     to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
@@ -157,32 +164,18 @@ def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES,
             fresh.append(move)
     if not fresh:
         return Advice(None, "no_progress")
-    allowed = set(fresh)
     sampled = _sampled_games(game, samples)
-    wins: Counter[Move] = Counter()
-    order: dict[Move, int] = {}
-    for sample in sampled:
-        result = solve(sample, max_nodes=max_nodes, max_seconds=None)
-        if result.verdict is Verdict.WINNABLE and result.moves:
-            first = result.moves[0]
-            if first in allowed:
-                wins[first] += 1
-                order.setdefault(first, len(order))
-    if not wins:
-        # The samples' wins all start by going back (or none was found): how many samples each
-        # fresh move still wins, with a smaller budget each.
-        fresh.sort(key=lambda m: _thumb(game, m), reverse=True)
-        for index, move in enumerate(fresh[:_FLAT_MOVES]):
-            for sample in sampled[:_FLAT_SAMPLES]:
-                after = sample.copy()
-                after.play(move)
-                if solve(after, max_nodes=_FLAT_NODES, max_seconds=None, line=False).verdict is Verdict.WINNABLE:
-                    wins[move] += 1
-                    order.setdefault(move, index)
-    if wins:
-        return Advice(max(wins, key=lambda m: (wins[m], _kind(game, m), -order[m])), "move")
-    best = max(fresh, key=lambda m: _thumb(game, m))
-    if _kind(game, best) == 0:
+    wins = dict.fromkeys(fresh, 0)
+    nodes = dict.fromkeys(fresh, 0)
+    for move in fresh:
+        for sample in sampled:
+            after = sample.copy()
+            after.play(move)
+            result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
+            nodes[move] += result.nodes
+            wins[move] += result.verdict is Verdict.WINNABLE
+    best = max(fresh, key=lambda m: _rank(game, m, wins[m], nodes[m]))
+    if wins[best] == 0 and _kind(game, best) == 0:
         return Advice(None, "no_progress")
     return Advice(best, "move")
 
