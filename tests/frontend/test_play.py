@@ -11,6 +11,7 @@ import pytest
 from common.errors import explain
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
+from games.solver.hint import hint
 from tests import factories
 
 from .support import (
@@ -33,6 +34,10 @@ from .support import (
 )
 
 pytestmark = pytest.mark.browser
+
+
+#: The suits as the page names them in German.
+GERMAN_SUITS = {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"}
 
 
 def test_a_group_of_cards_dragged_onto_a_column_moves_together(page: Any, screenshot: Any) -> None:
@@ -112,10 +117,14 @@ def test_undo_takes_the_move_back_with_the_button_and_with_ctrl_z(page: Any) -> 
 
 def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) -> None:
     open_deal(page, "YU1-C-AAAAAAB")
+    move = hint(EngineGame.from_code("YU1-C-AAAAAAB"))  # what the server's solver advises here
+    assert move is not None and move.card is not None
+    card, target = move.to_json()["card"], move.to_json()["to"]
     page.locator("#hint-button").click()
     page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
     note = page.locator("#rule-note .rule-text").text_content()
-    assert "Pik 10" in note and "Spalte 2" in note, note  # the engine hint for this deal: TS to t2
+    named = f"{GERMAN_SUITS[card[1]]} {'10' if card[0] == 'T' else card[0]}"
+    assert note == f"Tipp: {named} → Spalte {target[1:]}", note
     assert page.locator("#table .card.hinted").count() == 1
     screenshot(page, "hint")
     page.locator("#winnable-button").click()
@@ -124,7 +133,16 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
 
 
 def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> None:
-    open_deal(page, "YU1-C-AAAAAAB")  # the hints: the 10 of Spades to column 2, then the 6 of Diamonds
+    # The page is given two hints in a row (it judges neither): the 10 of Spades to column 2, a
+    # move it then plays, and the 6 of Diamonds to column 2.
+    hints = iter([{"from": "t7", "card": "TS", "to": "t2"}, {"from": "t6", "card": "6D", "to": "t2"}])
+
+    def given(request: Any, body: dict[str, Any]) -> None:
+        body.clear()
+        body.update(move=next(hints), reason=None)
+
+    answer_edited(page, r"/api/v1/games/[^/]+/hint$", given)
+    open_deal(page, "YU1-C-AAAAAAB")
     page.locator("#hint-button").click()
     page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Pik 10')")
     drag(page, point_of_card(page, "TS"), point_of_column(page, "t2"))
@@ -139,7 +157,13 @@ def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> No
 
 def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any) -> None:
     page = new_page(viewport={"width": 390, "height": 360}, is_mobile=True, has_touch=True)
-    open_deal(page, "YU1-C-AAAAAAB")  # the hint: the 10 of Spades, 7th card of column 7, to column 2
+    # The page is given a hint (it judges none): the 10 of Spades, 7th card of column 7, to column 2.
+    answer_edited(
+        page,
+        r"/api/v1/games/[^/]+/hint$",
+        lambda request, body: (body.clear(), body.update(move={"from": "t7", "card": "TS", "to": "t2"}, reason=None)),
+    )
+    open_deal(page, "YU1-C-AAAAAAB")
     page.evaluate("window.scrollTo(0, 0)")
     assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
     page.locator("#hint-button").tap()
