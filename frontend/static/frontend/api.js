@@ -9,7 +9,6 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body && body.error;
     this.detail = body && typeof body.detail === "string" ? body.detail : null;
-    this.body = body;
     // Seconds from a Retry-After header (503 daily_not_ready, 429), or null.
     this.retryAfter = retryAfter;
   }

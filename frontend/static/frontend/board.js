@@ -234,6 +234,14 @@ export class Board {
   }
 
   /** Show `view`. With animate, every card that changes place slides there and flips turn over. */
+  /** Nothing shown: no view, no cards. */
+  clear() {
+    this.view = null;
+    this.cards = new Map();
+    this.boxes = new Map();
+    this.layer.replaceChildren();
+  }
+
   render(view, { animate = true } = {}) {
     this.view = view;
     this.metrics = this.measure(view);

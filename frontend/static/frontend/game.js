@@ -9,11 +9,10 @@ import { games } from "./api.js";
 import { Board, previewMove } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
-import { CLOSE_WARNING_MS, GameBar, Messages } from "./gamebar.js";
-import { createStore } from "./store.js";
+import { GameBar, Messages } from "./gamebar.js";
+import { createStore, isNewGame } from "./store.js";
 import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
 
-export { CLOSE_WARNING_MS }; // the daily page warns before a late start with it
 const $ = (id) => document.getElementById(id);
 
 export class GameTable {
@@ -75,14 +74,11 @@ export class GameTable {
     const board = this.board;
     this.clearHint(); // it was for the state before
     if (!state) {
-      board.view = null;
-      board.cards = new Map();
-      board.boxes = new Map();
-      board.layer.replaceChildren();
+      board.clear();
       this.messages.hideNote();
       return;
     }
-    const fresh = !previous || previous.id !== state.id;
+    const fresh = isNewGame(state, previous);
     if (deal) {
       // Restarting a deal's animation needs a style flush; the first deal (most loads) does not.
       if (board.layer.classList.contains("dealing")) {
@@ -101,7 +97,7 @@ export class GameTable {
   /** After the table and the bar: the cursor, a flip said aloud, the page's own view, a win. */
   after(state, previous) {
     if (!state) return;
-    const fresh = !previous || previous.id !== state.id;
+    const fresh = isNewGame(state, previous);
     this.keys.refresh();
     if (state.last && state.last.flipped && !fresh) this.announce(t("flipped", { card: cardName(state.last.flipped) }));
     if (this.onState) this.onState(state);

@@ -5,6 +5,7 @@
 // refused a move, an error, a hint, a word about the game), the lasting notice about the day's
 // end, and the announcements for screen readers (#live).
 import { t, tn, formatTime } from "./i18n.js";
+import { isNewGame } from "./store.js";
 
 // A ranked attempt started or resumed with less than this left before 00:00 UTC gets a warning.
 export const CLOSE_WARNING_MS = 15 * 60 * 1000;
@@ -71,7 +72,7 @@ export class GameBar {
       this.clear();
       return;
     }
-    this.closingNotice(previous, !previous || previous.id !== state.id);
+    this.closingNotice(previous, isNewGame(state, previous));
     this.update();
   }
 

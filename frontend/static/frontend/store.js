@@ -33,3 +33,9 @@ export function createStore({ now = () => performance.now() } = {}) {
     },
   };
 }
+
+/** Whether ``state`` is another game than ``previous`` (or the first one shown): a view starts
+ *  afresh then instead of animating the change. */
+export function isNewGame(state, previous) {
+  return !previous || previous.id !== state.id;
+}
