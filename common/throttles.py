@@ -62,13 +62,13 @@ class Window:
 
 
 class RateThrottle(BaseThrottle):
-    """The rate of ``scope`` per :meth:`ident` of a request (None: not limited by it)."""
+    """The rate of ``scope`` per :meth:`ident` of a request (None: not limited by it); it counts
+    only inside :class:`RateLimits`, with the other limits of its operation."""
 
     timer = staticmethod(time.time)  # (held still by the tests, as DRF's SimpleRateThrottle.timer)
 
     def __init__(self, scope: str) -> None:
         self.scope = scope
-        self._limits: RateLimits | None = None
 
     def ident(self, request: Any) -> str | None:
         raise NotImplementedError
@@ -89,14 +89,6 @@ class RateThrottle(BaseThrottle):
         digest = hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         ends_at = float((number + 1) * seconds)
         return Window(f"throttle:{self.scope}:{digest}:{number}", limit, seconds, ends_at, max(0.0, ends_at - now))
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        # This limit alone (an operation's limits count together in RateLimits).
-        self._limits = RateLimits(self)
-        return self._limits.allow_request(request, view)
-
-    def wait(self) -> float | None:
-        return None if self._limits is None else self._limits.wait()
 
 
 class RateLimits(BaseThrottle):

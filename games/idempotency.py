@@ -66,7 +66,7 @@ class IdempotentApi:
         if not _KEY.fullmatch(key):
             raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
         fingerprint = _fingerprint(request)
-        record = _record_get(player=player, key=key)
+        record = store.answer_read(scope=player.scope, key=key)
         if record is not None:
             if record.fingerprint != fingerprint:
                 selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
@@ -96,10 +96,6 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(f"{request.method or ''} {request.path}\n{canonical}".encode()).hexdigest()
 
 
-def _record_get(*, player: Player, key: str) -> IdempotencyRecord | None:
-    return store.answer_read(scope=player.scope, key=key)
-
-
 def _record_save(record: IdempotencyRecord, *, status: int, body: Any) -> None:
     record.response_status = status
     record.response_body = body
@@ -120,7 +116,7 @@ def _replay(record: IdempotencyRecord, *, fingerprint: str) -> Response:
 def _replay_stored(*, player: Player, key: str, fingerprint: str, error: Exception) -> Response:
     """The answer kept by the request that took the same key a moment ago (this one's change, if
     any, was rolled back); ``error`` again if the unique key was not what failed."""
-    record = _record_get(player=player, key=key)
+    record = store.answer_read(scope=player.scope, key=key)
     if record is None:
         raise error
     return _replay(record, fingerprint=fingerprint)

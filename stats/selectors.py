@@ -214,7 +214,7 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
         "member_since": user.date_joined if user is not None else None,
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
-        "daily": _daily_figures(player=player, today=today),
+        "daily": _daily_figures(player=player, games=games, today=today),
         "history": _history(games=games, size=history, now=now),
         "recent_daily": _recent_daily(user=user, today=today) if user is not None else [],
     }
@@ -288,9 +288,10 @@ class _RuleFigures:
         }
 
 
-def _daily_figures(*, player: Player, today: date) -> dict[str, Any]:
-    """A player's daily figures (a guest has no ranked attempt: no streak, no rank)."""
-    user, games = player.user, Game.objects.filter(player.owns())
+def _daily_figures(*, player: Player, games: QuerySet[Game], today: date) -> dict[str, Any]:
+    """A player's daily figures from ``games``, the player's (a guest has no ranked attempt: no
+    streak, no rank)."""
+    user = player.user
     played_days = games.filter(PLAYED, daily__isnull=False).values("daily").distinct().count()
     results = (
         list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))

@@ -65,13 +65,14 @@ def fits(card: int, onto: int | None, *, relaxed: bool) -> bool:
     return RANK[onto] == RANK[card] + 1 and (relaxed or RED[card] != RED[onto])
 
 
-def _either_case(letters: str) -> str:
+def either_case(letters: str) -> str:
+    """The letters in both cases, for a pattern's character class (``"SHDC"``: ``"SHDCshdc"``)."""
     return "".join(dict.fromkeys(letters + letters.lower()))
 
 
 #: What :func:`parse_card` reads (after trimming blanks), as the API's schema gives it: a rank
 #: (``10`` for ``T`` too) and a suit, ASCII letters of either case.
-CARD_PATTERN: Final = f"^([{_either_case(RANKS)}]|10)[{_either_case(SUITS)}]$"
+CARD_PATTERN: Final = f"^([{either_case(RANKS)}]|10)[{either_case(SUITS)}]$"
 
 
 def parse_card(text: str) -> int:

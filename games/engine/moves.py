@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, NewType
 
-from .cards import CARD_NAMES, SUITS, parse_card
+from .cards import CARD_NAMES, SUITS, either_case, parse_card
 from .errors import BadMove
 
 #: Where a move's cards come from: a column 0..6, or a foundation ``FOUNDATION + suit``.
@@ -40,7 +40,7 @@ AUTO: Final = Target(-1)
 # The grammar of a place, once: the API's schema gives these patterns, and the parser below reads
 # a text (trimmed of surrounding blanks) with the target's, which takes every place.
 _COLUMN: Final = "[tT][1-7]"
-_SUIT: Final = f"[{SUITS}{SUITS.lower()}]"
+_SUIT: Final = f"[{either_case(SUITS)}]"
 #: What a move's ``from`` may be (the schema's pattern): a column or one suit's foundation.
 SOURCE_PATTERN: Final = f"^({_COLUMN}|[fF]{_SUIT})$"
 #: What a move's ``to`` may be: a column, a foundation (any: the card's own is taken), ``f`` or ``auto``.
