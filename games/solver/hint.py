@@ -41,9 +41,11 @@ __all__ = [
     "HINT_SAMPLES",
     "WINNABLE_NODES",
     "Advice",
+    "Rating",
     "advise",
     "hint",
     "position_key",
+    "rate",
     "still_winnable",
 ]
 
@@ -97,21 +99,31 @@ def position_key(game: Game) -> str:
     return "|".join(parts)
 
 
-def _sampled_games(game: Game, samples: int) -> list[Game]:
+def _sampled_games(game: Game, samples: int, known: frozenset[int] = frozenset(), salt: str = "") -> list[Game]:
+    """``samples`` deals of the cards the player has not seen into the face-down places. A card
+    of ``known`` that lies face down (seen before and turned down again by undo: a face-down card
+    never moves) stays in its place. The seed comes from what the player sees (and knows, and the
+    ``salt``), so the same view gives the same samples."""
     faces, down, tops, text = _visible(game)
     seen = {c for col in faces for c in col}
     seen.update(card_of(s, r) for s in range(4) for r in range(ACE, tops[s] + 1))
-    unseen = [c for c in range(52) if c not in seen]
-    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    kept = [[c if c in known else None for c in game.columns[i][:d]] for i, d in enumerate(down)]
+    placed = {c for col in kept for c in col if c is not None}
+    unseen = [c for c in range(52) if c not in seen and c not in placed]
+    if placed:
+        text += "|known:" + ",".join(CARD_NAMES[c] for c in sorted(placed))
+    seed = int.from_bytes(hashlib.sha256((text + salt).encode()).digest()[:8], "big")
     rng = random.Random(seed)
     out = []
     for _ in range(samples):
         cards = list(unseen)
         rng.shuffle(cards)
         columns = []
-        for d, col in zip(down, faces, strict=True):
-            columns.append(cards[:d] + col)
-            del cards[:d]
+        for places, col in zip(kept, faces, strict=True):
+            hidden = [c if c is not None else cards.pop() for c in places] if placed else cards[: len(places)]
+            if not placed:
+                del cards[: len(places)]
+            columns.append(hidden + col)
         out.append(Game(game.code, columns, list(down), list(tops)))
     return out
 
@@ -146,14 +158,23 @@ def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, int, int,
     return (wins, *_thumb(game, move), -nodes)
 
 
-def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
-    """The suggested next move for the player of ``game``, from the visible position only, never
-    to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
-    if game.is_won:
-        return Advice(None, "none")
-    moves = game.legal_moves()
-    if not moves:
-        return Advice(None, "none")
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """Every rated move's outcome in each sample of the unseen cards (``wins[move][i]``: sample
+    ``i`` was won after it within the node budget; ``nodes[move][i]``: the nodes that took), the
+    fresh moves (those that go back to no position the game had) and the best of them, as
+    :func:`advise` ranks."""
+
+    wins: dict[Move, tuple[bool, ...]]
+    nodes: dict[Move, tuple[int, ...]]
+    fresh: tuple[Move, ...]
+    best: Move | None
+
+    def won(self, move: Move) -> int:
+        return sum(self.wins[move])
+
+
+def _fresh(game: Game, moves: list[Move], seen: Iterable[str]) -> list[Move]:
     had = set(seen)
     had.add(position_key(game))
     fresh: list[Move] = []
@@ -162,20 +183,47 @@ def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES,
         after.play(move)
         if position_key(after) not in had:
             fresh.append(move)
-    if not fresh:
-        return Advice(None, "no_progress")
-    sampled = _sampled_games(game, samples)
-    wins = dict.fromkeys(fresh, 0)
-    nodes = dict.fromkeys(fresh, 0)
-    for move in fresh:
+    return fresh
+
+
+def rate(
+    game: Game,
+    seen: Iterable[str] = (),
+    *,
+    also: Iterable[Move] = (),
+    known: frozenset[int] = frozenset(),
+    salt: str = "",
+    samples: int = HINT_SAMPLES,
+    max_nodes: int = HINT_NODES,
+) -> Rating:
+    """Solve every sample of the unseen cards after each fresh move of ``game`` (and after each
+    move of ``also``): the hint's flat Monte-Carlo. ``known``: cards the player has seen that lie
+    face down now (they stay in place in every sample); ``salt`` gives other samples."""
+    fresh = _fresh(game, game.legal_moves(), seen)
+    rated = list(dict.fromkeys([*fresh, *also]))
+    sampled = _sampled_games(game, samples, known, salt) if rated else []
+    wins: dict[Move, tuple[bool, ...]] = {}
+    nodes: dict[Move, tuple[int, ...]] = {}
+    for move in rated:
+        results = []
         for sample in sampled:
             after = sample.copy()
             after.play(move)
-            result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
-            nodes[move] += result.nodes
-            wins[move] += result.verdict is Verdict.WINNABLE
-    best = max(fresh, key=lambda m: _rank(game, m, wins[m], nodes[m]))
-    if wins[best] == 0 and _kind(game, best) == 0:
+            results.append(solve(after, max_nodes=max_nodes, max_seconds=None, line=False))
+        wins[move] = tuple(result.verdict is Verdict.WINNABLE for result in results)
+        nodes[move] = tuple(result.nodes for result in results)
+    best = max(fresh, key=lambda m: _rank(game, m, sum(wins[m]), sum(nodes[m]))) if fresh else None
+    return Rating(wins, nodes, tuple(fresh), best)
+
+
+def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
+    """The suggested next move for the player of ``game``, from the visible position only, never
+    to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
+    if game.is_won or not game.legal_moves():
+        return Advice(None, "none")
+    rating = rate(game, seen, samples=samples, max_nodes=max_nodes)
+    best = rating.best
+    if best is None or (rating.won(best) == 0 and _kind(game, best) == 0):
         return Advice(None, "no_progress")
     return Advice(best, "move")
 
