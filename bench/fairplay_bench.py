@@ -238,9 +238,8 @@ def main() -> None:
         )
     scouted = [c.scouted for c in results if c.kind == "scouted"]
     if scouted:
-        print(
-            f"fairplay: cards seen by the two scouts (of 52): min {min(scouted)} median {statistics.median(scouted):.0f} max {max(scouted)}"
-        )
+        spread = f"min {min(scouted)} median {statistics.median(scouted):.0f} max {max(scouted)}"
+        print(f"fairplay: cards seen by the two scouts (of 52): {spread}")
     honest = [c for c in results if c.kind in HONEST]
     if honest:
         held = sum(c.finding.clairvoyant for c in honest)
