@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hint_bench import winnable_deals  # noqa: E402
 
-from games.competition.clairvoyance import MIN_DECISIONS, Z_HOLD, Finding, check  # noqa: E402
+from games.competition.clairvoyance import MIN_INFORMED, Z_HOLD, Finding, check  # noqa: E402
 from games.engine import Game, GameCode, Rule  # noqa: E402
 from games.engine.cards import CARD_NAMES  # noqa: E402
 from games.engine.moves import Move  # noqa: E402
@@ -221,7 +221,7 @@ def main() -> None:
                 for c in checked
             )
             print(f"fairplay: {done}/{len(deals)} {checked[0].code if checked else ''}: {words}", flush=True)
-    print(f"fairplay: held at z >= {Z_HOLD} over >= {MIN_DECISIONS} decisions")
+    print(f"fairplay: held at k >= {MIN_INFORMED} informed decisions and z >= {Z_HOLD}")
     for kind in KINDS:
         mine = [c for c in results if c.kind == kind]
         if not mine:
@@ -234,7 +234,7 @@ def main() -> None:
             f"fairplay: {kind}: {len(mine)} wins of {len(deals)} deals, held {held} ({100 * held / len(mine):.1f} %); "
             f"k median {statistics.median(ks):.0f} max {max(ks)}; z median {statistics.median(zs):.1f} "
             f"p5 {_pct(zs, 0.05):.1f} p95 {_pct(zs, 0.95):.1f}; decisions looked at median "
-            f"{statistics.median(c.finding.n for c in mine):.0f}"
+            f"{statistics.median(c.finding.looked_at for c in mine):.0f}"
         )
     scouted = [c.scouted for c in results if c.kind == "scouted"]
     if scouted:

@@ -11,18 +11,20 @@ later), each with the knowledge it was played with, where the player had a choic
 two face-down cards were unknown to it (one is known by elimination).
 
 At each decision the public hint's Monte-Carlo (:func:`games.solver.hint.rate`: the same samples
-as the hint when nothing was turned down again) deals the unknown cards ``HINT_SAMPLES`` times
-and solves every sample after every move. In each sample the move played gets a **score**: the
-share of the other moves that sample makes easier to win than it (fewer nodes of the solver; a
-sample not won within the budget is hardest). The real deal is scored the same way. An honest
-player chooses from its knowledge alone, so for it the real deal is one more draw of the unknown
-cards, exchangeable with the samples: the real score's rank among the samples' scores, ``u``
-(0 to 1, ties halved), is uniform. A player who knows the hidden cards chooses the move that is
-right for the real deal, so its move is easier in the real deal than in the samples, and ``u``
-runs low. The statistic is ``z = sum(0.5 - u) / sqrt(n / 12)`` over the ``n`` decisions (about
-standard normal for honest play; the decisions of one game share one deal, so honest ``z``
-spreads wider than that, and ``Z_HOLD`` is set from honest lines in ``bench/fairplay_bench.py``).
-A decision with ``u <= INFORMED_U`` is marked **informed** (staff see them in the replay).
+as the hint when nothing was turned down again) deals the unknown cards ``HINT_SAMPLES`` times,
+solves every sample after every move, and names the best move as the hint would. A decision is
+**informed by hidden cards** when the move played is not that best move and the best is not won
+in the real deal (the same solver, the same budget), while the move played of course is (the line
+went on to win): the player stepped around a trap that nothing it had seen showed.
+
+An honest player chooses from its knowledge alone, so for it the real deal is one more draw of
+the unknown cards: given the knowledge and that the move played won, the chance that the best
+did not is what the samples say, ``p = P(best not won | played won)`` (counted in the samples
+where the move played was won, with half a sample either way as a prior). The informed decisions
+``k`` of an honest line are then a sum of Bernoulli(p) (a Poisson binomial) with mean ``sum p``;
+the statistic is its z-score ``z = (k - sum p) / sqrt(sum p(1 - p))``. A win is **clairvoyant**
+when ``k >= MIN_INFORMED`` and ``z >= Z_HOLD`` (thresholds checked on honest lines by
+``bench/fairplay_bench.py``).
 """
 
 from __future__ import annotations
@@ -37,58 +39,62 @@ from games.engine.cards import CARD_NAMES
 from games.solver import Verdict, solve
 from games.solver.hint import HINT_NODES, HINT_SAMPLES, position_key, rate
 
-__all__ = ["INFORMED_U", "MIN_DECISIONS", "Z_HOLD", "Decision", "Finding", "check", "winning_line"]
+__all__ = ["MIN_INFORMED", "Z_HOLD", "Decision", "Finding", "check", "winning_line"]
 
-#: A win is held when its z-score is at least this (docs/fair-play.md gives the figures on honest
-#: and scouted lines it was set from), over at least ``MIN_DECISIONS`` decisions.
-Z_HOLD: Final = 4.0
-MIN_DECISIONS: Final = 10
-#: A decision whose move is easier in the real deal than in all but this share of the samples.
-INFORMED_U: Final = 0.1
+#: A win is held with at least this many informed decisions and a z-score at least this high.
+MIN_INFORMED: Final = 3
+Z_HOLD: Final = 3.0
+PRIOR: Final = 0.5  # half a sample either way in p
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One decision looked at: its log entry (``seq``), the move played, its rank ``u`` among
-    the samples (low: easier in the real deal than in the samples) and whether it is marked
-    ``informed``."""
+    """A decision where the move played was not the hint's best: its log entry (``seq``), the
+    moves, how many of the samples each won, ``p`` (the chance for an honest player that the best
+    was not won) and whether it was ``informed`` (the best was not won in the real deal)."""
 
     seq: int
     played: str
-    u: float
-
-    @property
-    def informed(self) -> bool:
-        return self.u <= INFORMED_U
+    best: str
+    played_wins: int
+    best_wins: int
+    samples: int
+    p: float
+    informed: bool
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """The test's outcome: the ``decisions`` looked at, ``k`` of them informed, and ``z``."""
+    """The test's outcome: the decisions ``looked_at`` (a choice, unknown cards), those that
+    differed from the best (``decisions``), ``k`` of them informed, and ``z``."""
 
+    looked_at: int
     decisions: tuple[Decision, ...]
-
-    @property
-    def n(self) -> int:
-        return len(self.decisions)
 
     @property
     def k(self) -> int:
         return sum(d.informed for d in self.decisions)
 
     @property
+    def expected(self) -> float:
+        return sum(d.p for d in self.decisions)
+
+    @property
     def z(self) -> float:
-        if not self.decisions:
-            return 0.0
-        return sum(0.5 - d.u for d in self.decisions) / math.sqrt(self.n / 12)
+        variance = sum(d.p * (1 - d.p) for d in self.decisions)
+        excess = self.k - self.expected
+        if variance > 0:
+            return excess / math.sqrt(variance)
+        return 0.0 if excess <= 0 else math.inf
 
     @property
     def clairvoyant(self) -> bool:
-        return self.n >= MIN_DECISIONS and self.z >= Z_HOLD
+        return self.k >= MIN_INFORMED and self.z >= Z_HOLD
 
     def reason(self) -> str:
         """The held reason's detail: ``<k> of <n> decisions, z = <z>``."""
-        return f"{self.k} of {self.n} decisions, z = {self.z:.1f}"
+        z = "inf" if math.isinf(self.z) else f"{self.z:.1f}"
+        return f"{self.k} of {self.looked_at} decisions, z = {z}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,34 +139,24 @@ def check(
     game, line = winning_line(code, entries)
     if not game.is_won:
         raise ValueError("the log does not win the game")
+    looked_at = 0
     decisions: list[Decision] = []
     for step in line:
         position = step.before
         if _unknown_down(position, step.known) < 2 or len(position.legal_moves()) < 2:
-            continue  # nothing hidden to use, or no choice
+            continue  # nothing hidden to use (one unknown card is known by elimination), or no choice
+        looked_at += 1
         rating = rate(position, step.had, also=[step.move], known=step.known, samples=samples, max_nodes=max_nodes)
-        moves = list(rating.wins)
-        if len(moves) < 2:
+        best = rating.best
+        if best is None or best == step.move:
             continue
-        lost = 2 * max_nodes  # a sample not won within the budget: harder than any won one
-        scores = [
-            _score({m: rating.nodes[m][i] if rating.wins[m][i] else lost for m in moves}, step.move)
-            for i in range(len(rating.wins[step.move]))
-        ]
-        real = {}
-        for move in moves:
-            after = position.copy()
-            after.play(move)
-            result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
-            real[move] = result.nodes if result.verdict is Verdict.WINNABLE else lost
-        mine = _score(real, step.move)
-        below = sum(score < mine for score in scores) + 0.5 * sum(score == mine for score in scores)
-        decisions.append(Decision(step.seq, str(step.move), round((below + 0.5) / (len(scores) + 1), 4)))
-    return Finding(tuple(decisions))
-
-
-def _score(cost: dict[Move, int], played: Move) -> float:
-    """The share of the other moves that are easier than ``played`` (ties halved)."""
-    mine = cost[played]
-    others = [c for move, c in cost.items() if move != played]
-    return (sum(c < mine for c in others) + 0.5 * sum(c == mine for c in others)) / len(others)
+        played, top = rating.wins[step.move], rating.wins[best]
+        both = sum(1 for mine, theirs in zip(played, top, strict=True) if mine and not theirs)
+        p = (both + PRIOR) / (sum(played) + 2 * PRIOR)
+        after = position.copy()
+        after.play(best)
+        informed = solve(after, max_nodes=max_nodes, max_seconds=None, line=False).verdict is not Verdict.WINNABLE
+        decisions.append(
+            Decision(step.seq, str(step.move), str(best), sum(played), sum(top), len(played), round(p, 4), informed)
+        )
+    return Finding(looked_at, tuple(decisions))
