@@ -28,7 +28,8 @@ from django.utils import timezone, translation
 
 from common.errors import ApplicationError, ErrorCode
 from common.sessions import SessionStore
-from games.models import DailyStartLink, Game, IdempotencyRecord
+from games.competition import clock
+from games.models import COUNTED_REVIEWS, DailyStartLink, Game, IdempotencyRecord, StatusChoices
 from games.services import games_claim_guest
 from stats.services import daily_players_recount, daily_results_detach
 
@@ -442,9 +443,11 @@ def account_delete(*, user: Any, password: str) -> None:
     """Delete ``user``'s account (its password asked again: ``wrong_password`` otherwise, and
     nothing changes): the account, its profile, sessions, API tokens, games with their move logs,
     post-mortems and idempotency records, bests, fair-play links and the admin's log about it go,
-    in one transaction. Its daily results stay on their boards without a name ("deleted player"),
-    so no other player's rank changes; the players of the days it played are recounted (a result
-    that stays still counts its player, an attempt not won goes with its game).
+    in one transaction. Its results of days that are over stay on their boards without a name
+    ("deleted player"), so no other player's rank changes, and so do their games and move logs,
+    without an owner, so staff can still replay and reject them (docs/fair-play.md, "Evidence
+    stays"); its result of a day not over yet goes with its game. The players of the days it
+    played are recounted (a result that stays still counts its player).
 
     The account's games are locked first: a stats or post-mortem task that holds one commits
     before the rows are collected, and one that comes later finds no game and writes nothing.
@@ -455,7 +458,12 @@ def account_delete(*, user: Any, password: str) -> None:
     with transaction.atomic():
         game_ids = list(Game.objects.select_for_update().filter(owner=user).order_by("pk").values_list("pk", flat=True))
         User.objects.select_for_update().filter(pk=user.pk).exists()  # (no login meanwhile)
-        days = daily_results_detach(user_id=user.pk)
+        today = clock.today()
+        days = daily_results_detach(user_id=user.pk, today=today)
+        # The games of results that stay: kept without an owner, with their logs.
+        Game.objects.filter(
+            pk__in=game_ids, ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS, daily__lt=today
+        ).update(owner=None, owner_deleted_at=timezone.now())
         session_keys = list(LoginSession.objects.filter(user=user).values_list("session_key", flat=True))
         Session.objects.filter(session_key__in=session_keys).delete()
         IdempotencyRecord.objects.filter(scope=f"user:{user.pk}").delete()

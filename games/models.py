@@ -78,6 +78,14 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # the final time of a won game
     version = models.PositiveIntegerField(default=0)
+    # The pace of a daily attempt, kept on the move's own write (games.competition.attempt.attempt_pace):
+    # when its current window of FAIRPLAY_SUSPECT_MIN_MOVES moves began (null: at the start), and
+    # when a whole window was first played at a machine's pace (null: never).
+    pace_window_at = models.DateTimeField(null=True, blank=True)
+    machine_pace_at = models.DateTimeField(null=True, blank=True)
+    # The account was deleted after the day closed: the game and its log stay, without an owner,
+    # for as long as its result is on the board (docs/fair-play.md, "Evidence stays").
+    owner_deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -90,14 +98,22 @@ class Game(models.Model):
             models.Index(fields=["daily", "status"], name="game_daily_status"),
             # The repair task's read: games won in the last minutes.
             models.Index(fields=["finished_at"], condition=Q(status="won"), name="game_won_recent"),
+            # The day's attempts at a machine's pace (games.competition.suspects.suspects_paced).
+            models.Index(fields=["daily"], condition=Q(machine_pace_at__isnull=False), name="game_machine_paced"),
+            # The clairvoyance test's "would this win enter the day's top 100?": a short range count.
+            models.Index(
+                fields=["daily", "time_ms", "moves"], condition=Q(ranked=True, status="won"), name="game_ranked_board"
+            ),
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(owner__isnull=False) | ~Q(guest_session_key=""), name="game_has_owner_or_guest"
+                condition=Q(owner__isnull=False) | ~Q(guest_session_key="") | Q(owner_deleted_at__isnull=False),
+                name="game_has_owner_or_guest",
             ),
             # Guests are never ranked; a ranked game is a daily deal's.
             models.CheckConstraint(
-                condition=Q(ranked=False) | (Q(owner__isnull=False) & Q(daily__isnull=False)),
+                condition=Q(ranked=False)
+                | ((Q(owner__isnull=False) | Q(owner_deleted_at__isnull=False)) & Q(daily__isnull=False)),
                 name="game_ranked_is_an_accounts_daily",
             ),
             # One ranked attempt per account and day, even when two first attempts start at once.
@@ -207,6 +223,24 @@ class DailySuspect(models.Model):
 
     def __str__(self) -> str:
         return f"suspect {self.user_id} on {self.day}"
+
+
+class ClairvoyanceReport(models.Model):
+    """The clairvoyance test of a ranked win (``games.competition.clairvoyance``): the decisions it
+    looked at, those where the move played was not the hint's best (``decisions``: seq, played,
+    best, samples won by each, p, informed), how many were informed, and the z-score."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="clairvoyance")
+    looked_at = models.PositiveIntegerField()
+    informed = models.PositiveIntegerField()
+    z = models.FloatField()
+    clairvoyant = models.BooleanField()
+    decisions = models.JSONField(default=list)
+    seconds = models.FloatField(default=0.0)  # CPU time of the test
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"clairvoyance of {self.game_id}: {self.informed} of {self.looked_at}, z = {self.z:.1f}"
 
 
 class MoveLog(models.Model):

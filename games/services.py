@@ -207,6 +207,7 @@ def _game_apply(
     game.score = engine.score
     game.moves = engine.moves
     game.version += 1
+    fields += attempt.attempt_pace(game, now=now)
     if engine.is_won:
         game.status = StatusChoices.WON
         game.finished_at = now

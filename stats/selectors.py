@@ -120,7 +120,7 @@ def daily_board(
                 replay=replay,
             )
         )
-        if owner_id == user_id:
+        if user_id is not None and owner_id == user_id:  # (a guest, or a deleted player, is never me)
             me = entries[-1]
     if user_id is not None and me is None:
         mine = results.filter(user_id=user_id).values("time_ms", "moves", "score", "finished_at", "verified").first()

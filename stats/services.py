@@ -127,12 +127,15 @@ def _game_still_there(game_id: UUID | str) -> bool:
     return Game.objects.select_for_update().filter(pk=game_id).exists()
 
 
-def daily_results_detach(*, user_id: int) -> list[date]:
-    """Before an account is deleted: its daily results stay on their boards, without account and
-    game ("deleted player"), so that no other player's rank changes. Returns their days."""
+def daily_results_detach(*, user_id: int, today: date) -> list[date]:
+    """Before an account is deleted: its results of days that are over stay on their boards
+    without the account ("deleted player"; their games stay too, without an owner, so staff can
+    still replay and reject them), so that no other player's rank changes; its result of a day not
+    over yet is taken off the board. Returns the days of both."""
     results = DailyResult.objects.filter(user_id=user_id)
     days = sorted(set(results.values_list("day", flat=True)))
-    results.update(user=None, game=None)
+    results.filter(day__gte=today).delete()
+    results.update(user=None)
     return days
 
 
@@ -164,7 +167,7 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 SELECT g.daily, g.owner_id, g.id, g.time_ms, g.moves, g.score, g.finished_at, NULL
                 FROM {games} g
                 WHERE g.daily = %s AND g.ranked AND g.status = %s AND g.time_ms IS NOT NULL
-                    AND g.closed_at IS NULL AND g.finished_at < %s AND g.review IN (%s, %s)
+                    AND g.owner_id IS NOT NULL AND g.closed_at IS NULL AND g.finished_at < %s AND g.review IN (%s, %s)
                 ON CONFLICT (day, user_id) DO UPDATE SET
                     game_id = excluded.game_id, time_ms = excluded.time_ms, moves = excluded.moves,
                     score = excluded.score, finished_at = excluded.finished_at
@@ -180,7 +183,8 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
                 ],
             )
             upserted = max(cursor.rowcount, 0)
-        # (a deleted account's results have no game: they stay as they are)
+        # (a deleted account's results stay as they are: without a game from before its evidence
+        # was kept, or with its game kept without an owner: docs/fair-play.md, "Evidence stays")
         removed, _ = (
             DailyResult.objects.filter(day=day, game__isnull=False)
             .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day)))

@@ -215,6 +215,10 @@ FAIRPLAY_RETENTION_DAYS = int(os.environ.get("FAIRPLAY_RETENTION_DAYS", "30"))
 # An attempt of a day's deal, won or not, with at least this many moves and a median gap between
 # them under RANKED_REVIEW_MIN_MEDIAN_GAP_MS marks its account suspect for that day (issue 24).
 FAIRPLAY_SUSPECT_MIN_MOVES = int(os.environ.get("FAIRPLAY_SUSPECT_MIN_MOVES", "50"))
+# The clairvoyance test (games/competition/clairvoyance.py) runs in the review of every ranked win
+# that would enter its day's top this many (0: none; staff can still ask for it in the admin), and
+# at the close on the top results not checked yet (issue 39). A few seconds of CPU a win.
+FAIRPLAY_CLAIRVOYANCE_TOP = int(os.environ.get("FAIRPLAY_CLAIRVOYANCE_TOP", "100"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))

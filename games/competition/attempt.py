@@ -6,13 +6,16 @@ transition. An account's first game of a day's deal is its ranked attempt::
       │                                   │                         └─attempts_reject───▶ rejected
       │                                   └─────────▶ invalid (the log does not reproduce the game)
       └──attempt_close / attempts_close (the day's end, 00:00 UTC)──▶ closed (practice from then on)
+    (and staff may reject a result on the board: verified, approved → rejected)
 
 The state is read from the game's row (``ranked``, ``closed_at``, ``review``): open until it is
 won or its day ends; a win before the day's end waits (``pending``) for its review, which the
 task ``games.ranked_win_review`` runs (never the request): the log is replayed from the deal and
 must reproduce the stored game, else ``invalid``; it is ``held`` for every reason that applies
 (:class:`HoldReason`: won too fast in all, an inhuman median gap, linked to an account that
-started the deal earlier that day, linked to a suspect account), else ``verified``. At the day's
+started the deal earlier that day, linked to a suspect account, and for a win that would enter
+the day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` a line that stepped around traps its own attempt had
+not shown: :mod:`.clairvoyance`), else ``verified``. At the day's
 close (:func:`day_close`, the beat) the open attempts are closed, the suspects of the day marked,
 and a verified win linked to a suspect is held after all (``verified → held``). Staff approve or
 reject held results. Only ``verified`` and ``approved`` are on a board.
@@ -23,6 +26,9 @@ Every transition that changes what counts sends one event after the commit,
 
 from __future__ import annotations
 
+import math
+import time
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Final
@@ -30,14 +36,15 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
 
-from ..models import DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
+from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
 from ..signals import ranked_results_changed_send
-from . import clock, links, suspects
+from . import clairvoyance, clock, links, suspects
 from .suspects import Pace
 
 
@@ -56,8 +63,9 @@ class AttemptState(StrEnum):
 TRANSITIONS: Final[dict[AttemptState, frozenset[AttemptState]]] = {
     AttemptState.OPEN: frozenset({AttemptState.PENDING, AttemptState.CLOSED}),
     AttemptState.PENDING: frozenset({AttemptState.VERIFIED, AttemptState.HELD, AttemptState.INVALID}),
-    AttemptState.VERIFIED: frozenset({AttemptState.HELD}),
+    AttemptState.VERIFIED: frozenset({AttemptState.HELD, AttemptState.REJECTED}),
     AttemptState.HELD: frozenset({AttemptState.APPROVED, AttemptState.REJECTED}),
+    AttemptState.APPROVED: frozenset({AttemptState.REJECTED}),
 }
 
 
@@ -68,6 +76,7 @@ class HoldReason(StrEnum):
     PACE = "pace"  # a median gap between moves under RANKED_REVIEW_MIN_MEDIAN_GAP_MS
     LINKED = "linked"  # shares a device or network with an account that started the deal earlier that day
     LINKED_SUSPECT = "linked_suspect"  # shares one with an account suspect that day (games.competition.suspects)
+    CLAIRVOYANT = "clairvoyant"  # its line stepped around traps its attempt had not shown (.clairvoyance)
 
 
 REASON_LENGTH: Final = Game._meta.get_field("review_reason").max_length or 120
@@ -111,6 +120,27 @@ def attempt_win(game: Game) -> list[str]:
         return []
     game.review = ReviewChoices.PENDING
     return ["review"]
+
+
+def attempt_pace(game: Game, *, now: datetime) -> list[str]:
+    """The pace of an account's attempt of a day's deal, kept on the move's own write (no query,
+    no log read): every ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves (undos count) a window closes, and a
+    window played in less than that many times ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` is a machine's
+    pace: ``machine_pace_at`` is set (once), and its account is suspect that day whether or not it
+    is linked to another (:func:`games.competition.suspects.suspects_paced`). Returns the fields it set."""
+    window = settings.FAIRPLAY_SUSPECT_MIN_MOVES
+    if game.daily is None or game.owner_id is None or window <= 0 or game.moves % window:
+        return []
+    if clock.is_over(game.daily, now):
+        return []  # practice now: a closed day's deal is public
+    began = game.pace_window_at or game.created_at
+    game.pace_window_at = now
+    fields = ["pace_window_at"]
+    fast = (now - began).total_seconds() * 1000 < window * settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS
+    if fast and game.machine_pace_at is None:
+        game.machine_pace_at = now
+        fields.append("machine_pace_at")
+    return fields
 
 
 # -- open → closed at the day's end: the beat ----------------------------------------------------
@@ -177,6 +207,10 @@ def _verdict(game: Game, entries: list[tuple[int, str, datetime]]) -> tuple[str,
     pace = Pace.of([at for _, _, at in entries])
     suspects.suspect_mark(game=game, pace=pace)  # a win is an attempt too
     reasons = _hold_reasons(game, pace)
+    if clairvoyance_due(game):
+        report = clairvoyance_record(game, [move for _, move, _ in entries])
+        if report.clairvoyant:
+            reasons.append((HoldReason.CLAIRVOYANT, _clairvoyance_detail(report)))
     if reasons:
         return ReviewChoices.HELD, "; ".join(f"{reason}: {detail}" for reason, detail in reasons)
     return ReviewChoices.VERIFIED, f"replayed {len(entries)} moves; median gap {pace.median_gap_ms:.0f} ms"
@@ -202,6 +236,78 @@ def _hold_reasons(game: Game, pace: Pace) -> list[tuple[HoldReason, str]]:
 
 def _suspect_detail(count: int) -> str:
     return f"shares a device or network with {count} account(s) that played at an inhuman pace"
+
+
+# -- the clairvoyance test: in the review of a top result, at the close, or when staff ask ------
+
+
+def clairvoyance_due(game: Game) -> bool:
+    """Whether ``game``'s win would enter its day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` (the results
+    that count, by time then moves): those are tested. A count of at most that many rows of the
+    board's partial index."""
+    top = settings.FAIRPLAY_CLAIRVOYANCE_TOP
+    if top <= 0 or game.daily is None or game.time_ms is None:
+        return False
+    ahead = (
+        Game.objects.filter(daily=game.daily, ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS)
+        .filter(Q(time_ms__lt=game.time_ms) | Q(time_ms=game.time_ms, moves__lt=game.moves))
+        .exclude(pk=game.pk)
+    )
+    return ahead.values("pk")[:top].count() < top
+
+
+def clairvoyance_record(game: Game, moves: list[str]) -> ClairvoyanceReport:
+    """Run the clairvoyance test on ``game``'s log (``moves``) and keep its report (one per game:
+    a second run replaces it). A log that does not win is no test (``ValueError``)."""
+    begin = time.process_time()
+    finding = clairvoyance.check(game.code, moves)
+    z = finding.z if math.isfinite(finding.z) else 99.0
+    report, _ = ClairvoyanceReport.objects.update_or_create(
+        game=game,
+        defaults={
+            "looked_at": finding.looked_at,
+            "informed": finding.k,
+            "z": round(z, 2),
+            "clairvoyant": finding.clairvoyant,
+            "decisions": [asdict(decision) for decision in finding.decisions],
+            "seconds": round(time.process_time() - begin, 3),
+        },
+    )
+    return report
+
+
+def _clairvoyance_detail(report: ClairvoyanceReport) -> str:
+    z = "inf" if report.z >= 99 else f"{report.z:.1f}"
+    return f"{report.informed} of {report.looked_at} decisions, z = {z}"
+
+
+def attempt_clairvoyance(*, game_id: UUID | str) -> ClairvoyanceReport | None:
+    """The clairvoyance test of a ranked win on request (staff ask, or the close's top results not
+    tested yet): its report, and ``verified → held`` if it is clairvoyant. None: no such win."""
+    game = Game.objects.filter(pk=game_id, ranked=True, status=StatusChoices.WON).first()
+    if game is None:
+        return None
+    moves = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("move", flat=True))
+    try:
+        report = clairvoyance_record(game, moves)
+    except (BadCode, BadMove, IllegalMove, ValueError):
+        return None  # the review finds such a log invalid
+    if report.clairvoyant:
+        attempt_hold(game_id=game.pk, reason=HoldReason.CLAIRVOYANT, detail=_clairvoyance_detail(report))
+    return report
+
+
+def clairvoyance_pending(*, day: Any) -> list[str]:
+    """The day's counted results within its top ``FAIRPLAY_CLAIRVOYANCE_TOP`` not tested yet (they
+    entered it after their review, as results ahead of them went)."""
+    top = settings.FAIRPLAY_CLAIRVOYANCE_TOP
+    if top <= 0:
+        return []
+    board = Game.objects.filter(daily=day, ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS).order_by(
+        "time_ms", "moves", "finished_at"
+    )
+    tested = set(ClairvoyanceReport.objects.filter(game__daily=day).values_list("game_id", flat=True))
+    return [str(pk) for pk in board.values_list("pk", flat=True)[:top] if pk not in tested]
 
 
 # -- verified → held: the day's close -----------------------------------------------------------
@@ -240,13 +346,17 @@ def day_close(*, now: datetime | None = None) -> tuple[int, int]:
     held = 0
     for day in list(days):
         assert day is not None  # date__lt leaves out the spares
-        suspect = suspects.suspects_scan(day=day, user_ids=suspects.linked_accounts(day=day))
+        suspect = suspects.suspects_paced(day=day)
+        suspect |= suspects.suspects_scan(day=day, user_ids=suspects.linked_accounts(day=day))
         linked = suspects.linked_to_suspects(day=day, suspects=suspect)
         wins = Game.objects.filter(daily=day, ranked=True, review=ReviewChoices.VERIFIED, owner_id__in=list(linked))
         for game_id, owner_id in wins.values_list("pk", "owner_id"):
             held += attempt_hold(
                 game_id=game_id, reason=HoldReason.LINKED_SUSPECT, detail=_suspect_detail(len(linked[owner_id]))
             )
+        for game_id in clairvoyance_pending(day=day):
+            report = attempt_clairvoyance(game_id=game_id)
+            held += bool(report and report.clairvoyant)
         DailyDeal.objects.filter(date=day).update(closed_at=now)
     return closed, held
 
@@ -261,8 +371,16 @@ def attempts_approve(*, game_ids: list[Any], by: Any, now: datetime | None = Non
 
 
 def attempts_reject(*, game_ids: list[Any], by: Any, now: datetime | None = None) -> list[str]:
-    """held → rejected: staff's decision that held results never count (who and when is recorded)."""
+    """held, verified or approved → rejected: staff's decision that a result never counts, held or
+    already on the board (who and when is recorded)."""
     return _decide(game_ids, ReviewChoices.REJECTED, by=by, now=now)
+
+
+#: The states each decision of staff applies to.
+_DECIDABLE: Final = {
+    ReviewChoices.APPROVED: (ReviewChoices.HELD,),
+    ReviewChoices.REJECTED: (ReviewChoices.HELD, ReviewChoices.VERIFIED, ReviewChoices.APPROVED),
+}
 
 
 def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None) -> list[str]:
@@ -270,7 +388,7 @@ def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None
     with transaction.atomic():
         held = list(
             Game.objects.select_for_update()
-            .filter(pk__in=game_ids, ranked=True, review=ReviewChoices.HELD)
+            .filter(pk__in=game_ids, ranked=True, review__in=_DECIDABLE[ReviewChoices(decision)])
             .values_list("pk", flat=True)
         )
         Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)

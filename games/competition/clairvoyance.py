@@ -15,12 +15,13 @@ as the hint when nothing was turned down again) deals the unknown cards ``HINT_S
 solves every sample after every move, and names the best move as the hint would. A decision is
 **informed by hidden cards** when the move played is not that best move and the best is not won
 in the real deal (the same solver, the same budget), while the move played of course is (the line
-went on to win): the player stepped around a trap that nothing it had seen showed.
+went on to win): the player stepped around a trap that nothing it had seen showed. A best move
+not played counts once: stepping around the same trap at the next moves is one decision.
 
 An honest player chooses from its knowledge alone, so for it the real deal is one more draw of
 the unknown cards: given the knowledge and that the move played won, the chance that the best
 did not is what the samples say, ``p = P(best not won | played won)`` (counted in the samples
-where the move played was won, with half a sample either way as a prior). The informed decisions
+where the move played was won, with one sample either way as a prior). The informed decisions
 ``k`` of an honest line are then a sum of Bernoulli(p) (a Poisson binomial) with mean ``sum p``;
 the statistic is its z-score ``z = (k - sum p) / sqrt(sum p(1 - p))``. A win is **clairvoyant**
 when ``k >= MIN_INFORMED`` and ``z >= Z_HOLD`` (thresholds checked on honest lines by
@@ -44,7 +45,7 @@ __all__ = ["MIN_INFORMED", "Z_HOLD", "Decision", "Finding", "check", "winning_li
 #: A win is held with at least this many informed decisions and a z-score at least this high.
 MIN_INFORMED: Final = 3
 Z_HOLD: Final = 3.0
-PRIOR: Final = 0.5  # half a sample either way in p
+PRIOR: Final = 1.0  # a sample either way in p (24 samples cannot tell a p of 0 from one of 4 %)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,7 @@ def check(
         raise ValueError("the log does not win the game")
     looked_at = 0
     decisions: list[Decision] = []
+    traps: set[str] = set()  # the best moves not played so far
     for step in line:
         position = step.before
         if _unknown_down(position, step.known) < 2 or len(position.legal_moves()) < 2:
@@ -148,8 +150,9 @@ def check(
         looked_at += 1
         rating = rate(position, step.had, also=[step.move], known=step.known, samples=samples, max_nodes=max_nodes)
         best = rating.best
-        if best is None or best == step.move:
-            continue
+        if best is None or best == step.move or str(best) in traps:
+            continue  # the same trap stepped around again is one decision, not two
+        traps.add(str(best))
         played, top = rating.wins[step.move], rating.wins[best]
         both = sum(1 for mine, theirs in zip(played, top, strict=True) if mine and not theirs)
         p = (both + PRIOR) / (sum(played) + 2 * PRIOR)

@@ -3,7 +3,12 @@ of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them 
 ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` marks its account suspect for that day (a ``DailySuspect``
 row), and a ranked win of an account linked to a suspect that day is held (``linked_suspect``).
 
-Where it is looked at, never on a move's path: the review of a win (its own log, and the attempts
+An attempt at a machine's pace (a window of ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves faster than
+``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` each on average) is marked on its own row by the move that
+closes the window (``Game.machine_pace_at``, no query), and makes its account suspect whether or
+not it is linked (:func:`suspects_paced`, at the review and the close).
+
+Where the logs are looked at, never on a move's path: the review of a win (its own log, and the attempts
 of the accounts linked to it, as they are at that moment), and the day's close (the attempts of
 every account linked to another one that day; a pace only ever matters through a link). Only
 the moves made before the day's end count.
@@ -68,13 +73,41 @@ def suspect_mark(*, game: Game, pace: Pace) -> bool:
     return True
 
 
+def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[Any]:
+    """Mark suspect on ``day`` every account (of ``user_ids``, or all) whose attempt of that day's
+    deal reached a machine's pace on the move's own write (``Game.machine_pace_at``:
+    :func:`games.competition.attempt.attempt_pace`), linked or not; returns those accounts. One
+    read of a small partial index, no log."""
+    paced = Game.objects.filter(daily=day, machine_pace_at__isnull=False, owner_id__isnull=False)
+    if user_ids is not None:
+        paced = paced.filter(owner_id__in=list(user_ids))
+    rows = list(
+        paced.order_by("machine_pace_at").values_list("pk", "owner_id", "moves", "created_at", "machine_pace_at")
+    )
+    DailySuspect.objects.bulk_create(
+        [
+            DailySuspect(
+                day=day,
+                user_id=owner_id,
+                game_id=game_id,
+                moves=moves,
+                median_gap_ms=round((at - created).total_seconds() * 1000 / max(moves, 1)),
+            )
+            for game_id, owner_id, moves, created, at in rows
+        ],
+        ignore_conflicts=True,
+    )
+    return {owner_id for _, owner_id, _, _, _ in rows}
+
+
 def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
     """The accounts of ``user_ids`` that are suspect on ``day``: marked before, or marked now by
     one of their attempts of that day's deal (started and played before the day's end)."""
     wanted = set(user_ids)
     if not wanted:
         return set()
-    suspects: set[Any] = set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
+    suspects = suspects_paced(day=day, user_ids=wanted)
+    suspects |= set(DailySuspect.objects.filter(day=day, user_id__in=wanted).values_list("user_id", flat=True))
     end = clock.day_end(day)
     candidates = Game.objects.filter(
         daily=day,
