@@ -38,15 +38,18 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from common.background import task_send_apart
+
 from .competition.links import linked_users
 from .competition.suspects import Pace
 from .daily import utc_today
 from .models import DailyDeal, Game, HeldResult, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .review import ranked_win_decide
+from .tasks import clairvoyance_check
 
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
 REVIEW_PERMISSION = "games.review_game"
-REVIEW_ACTIONS = frozenset({"approve_held", "reject_held"})
+REVIEW_ACTIONS = frozenset({"approve_held", "reject_held", "clairvoyance_test"})
 HIDDEN_CODE = "(secret)"
 
 
@@ -107,7 +110,7 @@ class _GamesAdmin(ReadOnlyAdmin):
     """Games shown with their code only once it is no secret, and the review's two actions."""
 
     refused_lookups = frozenset({"code", "state", "guest_session_key"})
-    actions = ["approve_held", "reject_held"]
+    actions = ["approve_held", "reject_held", "clairvoyance_test"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         today = utc_today()
@@ -135,9 +138,22 @@ class _GamesAdmin(ReadOnlyAdmin):
     def approve_held(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self._decide(request, list(queryset.values_list("pk", flat=True)), approve=True)
 
-    @admin.action(description="Reject the held ranked wins (they never count)", permissions=["review"])
+    @admin.action(description="Reject the ranked wins, held or on the board (they never count)", permissions=["review"])
     def reject_held(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self._decide(request, list(queryset.values_list("pk", flat=True)), approve=False)
+
+    @admin.action(
+        description="Run the clairvoyance test on the ranked wins (held if it finds them so)", permissions=["review"]
+    )
+    def clairvoyance_test(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        if not self.has_review_permission(request):
+            raise PermissionDenied
+        wins = list(queryset.filter(ranked=True, status=StatusChoices.WON).values_list("pk", flat=True))
+        for game_id in wins:
+            task_send_apart(clairvoyance_check, str(game_id))
+        self.message_user(
+            request, f"The clairvoyance test runs on {len(wins)} ranked win(s) in the worker.", messages.SUCCESS
+        )
 
     def _decide(self, request: HttpRequest, selected: list[Any], *, approve: bool) -> None:
         if not self.has_review_permission(request):
@@ -146,9 +162,9 @@ class _GamesAdmin(ReadOnlyAdmin):
         verb = "approved" if approve else "rejected"
         self.message_user(request, f"{len(decided)} held result(s) {verb}.", messages.SUCCESS)
         if len(decided) < len(selected):
-            held = ReviewChoices.HELD.label
+            which = repr(ReviewChoices.HELD.label) if approve else "held, verified or approved"
             self.message_user(
-                request, f"{len(selected) - len(decided)} not {held!r}: left as they were.", messages.WARNING
+                request, f"{len(selected) - len(decided)} not {which}: left as they were.", messages.WARNING
             )
 
 

@@ -22,6 +22,7 @@ from .daily import daily_deals_prepare_task
 
 __all__ = [
     "RETRY",
+    "clairvoyance_check",
     "daily_attempts_close",
     "daily_deals_prepare_task",
     "fairplay_links_prune",
@@ -59,6 +60,12 @@ def ranked_win_review(game_id: str) -> None:
     """A ranked attempt was won: replay and time it (pending → verified | held | invalid); the
     verdict goes out as the event ``ranked_results_changed``."""
     attempt.attempt_review(game_id=game_id)
+
+
+@shared_task(name="games.clairvoyance_check", **RETRY)
+def clairvoyance_check(game_id: str) -> None:
+    """Staff asked: the clairvoyance test of a ranked win (its report; verified → held if it is clairvoyant)."""
+    attempt.attempt_clairvoyance(game_id=game_id)
 
 
 @shared_task(name="games.ranked_reviews_pending", **RETRY)

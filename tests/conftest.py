@@ -67,6 +67,14 @@ def _plain_static_files(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_clairvoyance_test(settings: Any) -> None:
+    """The clairvoyance test costs seconds of CPU per ranked win: tests that win one get it only
+    when they ask (``settings.FAIRPLAY_CLAIRVOYANCE_TOP``; tests/games/test_clairvoyance.py).
+    (The worker of .ci/run's second phase is started with it off too.)"""
+    settings.FAIRPLAY_CLAIRVOYANCE_TOP = 0
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(settings: Any) -> None:
     """Throttle counters live in the cache: every test gets a namespace of its own.
 

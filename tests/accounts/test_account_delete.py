@@ -4,10 +4,11 @@ games neither fail nor bring anything back."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.apps import apps
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
@@ -20,6 +21,7 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from common.sessions import SessionStore
 from games import tasks as game_tasks
+from games.competition.clock import day_end
 from games.daily import utc_today
 from games.models import DailyDeal, DailyStartLink, Game, IdempotencyRecord, MoveLog
 from stats import tasks as stats_tasks
@@ -156,7 +158,7 @@ def test_deleting_leaves_no_trace_of_the_account_in_any_table(doomed, rival, tod
     assert doomed["client"].get("/api/v1/auth/me").status_code == 401
 
 
-def test_the_boards_keep_the_result_without_a_name_and_no_rank_changes(doomed, rival, today):
+def test_a_result_of_a_day_not_over_goes_with_the_account(doomed, rival, today):
     board = f"/api/v1/leaderboards/daily/{today.isoformat()}"
     before = factories.token_client(rival).get(board).json()
     assert [(e["rank"], e["username"]) for e in before["entries"]] == [(1, NAME), (2, "Rival")]
@@ -164,12 +166,30 @@ def test_the_boards_keep_the_result_without_a_name_and_no_rank_changes(doomed, r
     assert doomed["client"].delete("/api/v1/auth/me", {"password": factories.PASSWORD}).status_code == 204
 
     after = factories.token_client(rival).get(board).json()
-    assert [(e["rank"], e["username"]) for e in after["entries"]] == [(1, None), (2, "Rival")]
-    assert after["players"] == before["players"] == 2
-    assert after["me"]["rank"] == 2
-    assert [e["time_ms"] for e in after["entries"]] == [e["time_ms"] for e in before["entries"]]
-    assert factories.token_client(rival).get(f"/api/v1/daily/{today.isoformat()}/standing").json()["won"] == 2
+    assert [(e["rank"], e["username"]) for e in after["entries"]] == [(1, "Rival")]
+    assert after["players"] == 1 and after["me"]["rank"] == 1
+    assert not Game.objects.filter(pk=doomed["ranked"]).exists()
     assert APIClient().get(f"/api/v1/players/{NAME}/stats").status_code == 404
+
+
+def test_a_result_of_a_closed_day_stays_with_its_game_and_log(doomed, rival, today):
+    board = f"/api/v1/leaderboards/daily/{today.isoformat()}"
+    moves = MoveLog.objects.filter(game_id=doomed["ranked"]).count()
+    with time_machine.travel(day_end(today) + timedelta(hours=1), tick=False):
+        assert doomed["client"].delete("/api/v1/auth/me", {"password": factories.PASSWORD}).status_code == 204
+        after = factories.token_client(rival).get(board).json()
+        guest = APIClient().get(board).json()
+        stats_tasks.daily_boards_rebuild([today.isoformat()])
+        rebuilt = factories.token_client(rival).get(board).json()
+
+    assert [(e["rank"], e["username"]) for e in after["entries"]] == [(1, None), (2, "Rival")]
+    assert after["players"] == 2 and after["me"]["rank"] == 2
+    assert guest["me"] is None  # a guest is never the deleted player's line
+    assert rebuilt["entries"] == after["entries"] and rebuilt["players"] == 2
+    kept = Game.objects.get(pk=doomed["ranked"])  # staff can replay it and reject it
+    assert (kept.owner_id, kept.review) == (None, "verified") and kept.owner_deleted_at is not None
+    assert MoveLog.objects.filter(game=kept).count() == moves
+    assert not Game.objects.filter(pk=doomed["practice"]).exists()
 
 
 def test_tasks_in_flight_for_its_games_neither_fail_nor_bring_rows_back(doomed, rival, today):
@@ -184,7 +204,7 @@ def test_tasks_in_flight_for_its_games_neither_fail_nor_bring_rows_back(doomed, 
 
     assert PersonalBest.objects.filter(user__isnull=True).count() == 0
     assert PersonalBest.objects.count() == 1  # the rival's
-    results = list(DailyResult.objects.filter(day=today).order_by("time_ms").values_list("user_id", "game_id"))
-    assert results[0] == (None, None) and results[1][0] == rival.pk  # the rebuild kept it, first
-    assert DailyDeal.objects.get(date=today).players == 2
+    results = list(DailyResult.objects.filter(day=today).order_by("time_ms").values_list("user_id", flat=True))
+    assert results == [rival.pk]  # its result of the open day went, and no task brought it back
+    assert DailyDeal.objects.get(date=today).players == 1
     assert not Game.objects.filter(pk__in=game_ids).exists()

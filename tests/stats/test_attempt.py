@@ -43,11 +43,12 @@ def test_the_machine_has_exactly_the_documented_transitions():
     assert attempt.TRANSITIONS == {
         S.OPEN: {S.PENDING, S.CLOSED},
         S.PENDING: {S.VERIFIED, S.HELD, S.INVALID},
-        S.VERIFIED: {S.HELD},
+        S.VERIFIED: {S.HELD, S.REJECTED},
         S.HELD: {S.APPROVED, S.REJECTED},
+        S.APPROVED: {S.REJECTED},
     }
-    # closed, invalid, approved and rejected are final
-    assert {S.CLOSED, S.INVALID, S.APPROVED, S.REJECTED}.isdisjoint(attempt.TRANSITIONS)
+    # closed, invalid and rejected are final
+    assert {S.CLOSED, S.INVALID, S.REJECTED}.isdisjoint(attempt.TRANSITIONS)
 
 
 def test_the_state_is_read_from_the_row(account, today):
@@ -197,9 +198,8 @@ def test_only_a_verified_win_is_held_after_its_review(account, today, events, dj
 # -- held → approved | rejected --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("decide", "decision"), [("attempts_approve", "approved"), ("attempts_reject", "rejected")])
-def test_staff_decide_only_held_results_and_who_and_when_is_kept(
-    account, today, events, decide, decision, django_capture_on_commit_callbacks
+def test_staff_approve_only_held_results_and_who_and_when_is_kept(
+    account, today, events, django_capture_on_commit_callbacks
 ):
     referee = factories.user()
     held = won_ranked_game(owner=account, day=today, time_ms=30_000, review="held")
@@ -207,13 +207,37 @@ def test_staff_decide_only_held_results_and_who_and_when_is_kept(
     now = timezone.now()
 
     with django_capture_on_commit_callbacks(execute=True):
-        decided = getattr(attempt, decide)(game_ids=[held.pk, verified.pk], by=referee, now=now)
+        decided = attempt.attempts_approve(game_ids=[held.pk, verified.pk], by=referee, now=now)
 
     assert decided == [str(held.pk)] and events == [[str(held.pk)]]
     held.refresh_from_db()
-    assert (held.review, held.reviewed_by, held.reviewed_at) == (decision, referee, now)
+    assert (held.review, held.reviewed_by, held.reviewed_at) == ("approved", referee, now)
     assert Game.objects.get(pk=verified.pk).review == "verified"
-    assert getattr(attempt, decide)(game_ids=[held.pk], by=referee, now=now) == []  # final
+    assert attempt.attempts_approve(game_ids=[held.pk], by=referee, now=now) == []  # approved once
+
+
+def test_staff_reject_a_held_or_a_counted_result_and_rejected_is_final(
+    account, today, events, django_capture_on_commit_callbacks
+):
+    referee = factories.user()
+    held = won_ranked_game(owner=account, day=today, time_ms=30_000, review="held")
+    verified = won_ranked_game(owner=factories.user(), day=today, time_ms=90_000)
+    approved = won_ranked_game(owner=factories.user(), day=today, time_ms=95_000, review="approved")
+    invalid = won_ranked_game(owner=factories.user(), day=today, time_ms=99_000, review="invalid")
+    now = timezone.now()
+    wanted = [held.pk, verified.pk, approved.pk, invalid.pk]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        decided = attempt.attempts_reject(game_ids=wanted, by=referee, now=now)
+
+    assert sorted(decided) == sorted(str(g.pk) for g in (held, verified, approved))
+    assert dict(Game.objects.filter(pk__in=wanted).values_list("pk", "review")) == {
+        held.pk: "rejected",
+        verified.pk: "rejected",
+        approved.pk: "rejected",
+        invalid.pk: "invalid",
+    }
+    assert attempt.attempts_reject(game_ids=wanted, by=referee, now=now) == []  # final
 
 
 def test_the_admins_name_for_the_decision_delegates_to_the_machine(account, today):

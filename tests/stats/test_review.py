@@ -163,17 +163,26 @@ def test_staff_reject_a_held_result_and_it_never_counts(
     assert player.get(f"/api/v1/games/{game.pk}").json()["review"] == "rejected"
 
 
-def test_only_held_results_can_be_decided(player, todays_deal, staff, django_capture_on_commit_callbacks):
+def test_only_held_results_can_be_approved_and_a_counted_one_can_be_rejected(
+    player, todays_deal, staff, django_capture_on_commit_callbacks
+):
     game = _won(player, _ranked(player), django_capture_on_commit_callbacks, pace_ms=700)
     _, client = staff
 
     answer = client.post(
-        "/admin/games/game/", {"action": "reject_held", "_selected_action": [str(game.pk)]}, follow=True
+        "/admin/games/game/", {"action": "approve_held", "_selected_action": [str(game.pk)]}, follow=True
     )
-
-    assert "0 held result(s) rejected" in answer.content.decode()
+    assert "0 held result(s) approved" in answer.content.decode()
     game.refresh_from_db()
     assert game.review == "verified" and DailyResult.objects.filter(game=game).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            "/admin/games/game/", {"action": "reject_held", "_selected_action": [str(game.pk)]}, follow=True
+        )
+    assert "1 held result(s) rejected" in answer.content.decode()
+    game.refresh_from_db()
+    assert game.review == "rejected" and not DailyResult.objects.filter(game=game).exists()
 
 
 def test_results_and_ranking_are_read_only_in_the_admin(player, todays_deal, staff, django_capture_on_commit_callbacks):

@@ -1,0 +1,147 @@
+"""The clairvoyance test of ranked wins and the pace of every attempt (issue 39; docs/fair-play.md).
+
+The lines in ``clairvoyance_lines.json`` were made by ``bench/fairplay_bench.py``'s players: a
+scouted line (two scouts saw the face-down cards, a third account played a solver line on them)
+and the public hint followed from the first move on another deal (honest).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from games.competition import attempt, clairvoyance, suspects
+from games.engine import Game as EngineGame
+from games.engine import Move
+from games.models import ClairvoyanceReport, DailySuspect, Game, MoveLog
+from tests import factories
+from tests.stats.helpers import deal
+
+LINES = json.loads((Path(__file__).parent / "clairvoyance_lines.json").read_text())
+
+
+def test_a_scouted_line_is_clairvoyant_and_an_honest_one_is_not():
+    scouted = clairvoyance.check(LINES["scouted"]["code"], LINES["scouted"]["log"])
+    honest = clairvoyance.check(LINES["hint"]["code"], LINES["hint"]["log"])
+
+    assert scouted.clairvoyant and scouted.k >= clairvoyance.MIN_INFORMED and scouted.z >= clairvoyance.Z_HOLD
+    assert not honest.clairvoyant and honest.k == 0
+    informed = [d for d in scouted.decisions if d.informed]
+    assert all(d.played != d.best and d.p < 0.5 for d in informed)
+
+
+def test_cards_seen_and_turned_down_again_count_as_known():
+    code = LINES["hint"]["code"]
+    log = LINES["hint"]["log"]
+    engine = EngineGame.from_code(code)
+    first_flip = next(i for i, move in enumerate(log) if engine.play(Move.parse(move)).flipped)
+    # The same line with a peek at the first flip: played, undone, played again.
+    peeked = [*log[: first_flip + 1], "undo", *log[first_flip:]]
+    _, line = clairvoyance.winning_line(code, peeked)
+    _, plain = clairvoyance.winning_line(code, log)
+    assert [step.move for step in line] == [step.move for step in plain]  # the undone move is no decision
+    shown = set(line[first_flip].known) - set(plain[first_flip].known)
+    assert len(shown) == 1  # what the peek showed is known when the move is played again
+
+
+def _ranked_win(day, log, *, code, gap_ms=900):
+    owner = factories.user()
+    engine = EngineGame.from_code(code)
+    start = timezone.now() - timedelta(milliseconds=gap_ms * (len(log) + 5))
+    game = factories.game(owner=owner, code=code, daily=day, ranked=True, created_at=start)
+    entries = []
+    for seq, move in enumerate(log, start=1):
+        result = engine.undo() if move == "undo" else engine.play(Move.parse(move))
+        entries.append(
+            MoveLog(
+                game=game,
+                seq=seq,
+                move=move,
+                points=result.points,
+                flipped=result.flipped or "",
+                created_at=start + timedelta(milliseconds=gap_ms * seq),
+            )
+        )
+    MoveLog.objects.bulk_create(entries)
+    finished = start + timedelta(milliseconds=gap_ms * len(log))
+    Game.objects.filter(pk=game.pk).update(
+        state=engine.to_state(),
+        moves=engine.moves,
+        score=engine.score,
+        status="won",
+        finished_at=finished,
+        time_ms=int((finished - start).total_seconds() * 1000),
+        review="pending",
+    )
+    return game
+
+
+@pytest.mark.django_db
+def test_the_review_holds_a_scouted_top_win_and_passes_an_honest_one(settings):
+    settings.FAIRPLAY_CLAIRVOYANCE_TOP = 100
+    day = timezone.now().date()
+    deal(day, code=LINES["scouted"]["code"])
+    scouted = _ranked_win(day, LINES["scouted"]["log"], code=LINES["scouted"]["code"])
+    honest = _ranked_win(day, LINES["hint"]["log"], code=LINES["hint"]["code"])
+
+    assert attempt.attempt_review(game_id=scouted.pk) == "held"
+    assert attempt.attempt_review(game_id=honest.pk) == "verified"
+
+    reason = Game.objects.get(pk=scouted.pk).review_reason
+    assert reason.startswith("clairvoyant: ") and " decisions, z = " in reason
+    report = ClairvoyanceReport.objects.get(game=scouted)
+    assert report.clairvoyant and report.informed >= 3 and any(d["informed"] for d in report.decisions)
+    assert not ClairvoyanceReport.objects.get(game=honest).clairvoyant
+
+
+@pytest.mark.django_db
+def test_a_win_outside_the_top_is_not_tested_and_staff_can_ask(settings):
+    settings.FAIRPLAY_CLAIRVOYANCE_TOP = 1
+    day = timezone.now().date()
+    deal(day, code=LINES["scouted"]["code"])
+    faster = _ranked_win(day, LINES["hint"]["log"], code=LINES["hint"]["code"], gap_ms=700)
+    assert attempt.attempt_review(game_id=faster.pk) == "verified"
+    scouted = _ranked_win(day, LINES["scouted"]["log"], code=LINES["scouted"]["code"], gap_ms=2000)
+
+    assert attempt.attempt_review(game_id=scouted.pk) == "verified"  # second: not in the top 1
+    assert not ClairvoyanceReport.objects.filter(game=scouted).exists()
+
+    report = attempt.attempt_clairvoyance(game_id=scouted.pk)  # staff ask
+    assert report is not None and report.clairvoyant
+    assert Game.objects.get(pk=scouted.pk).review == "held"
+
+
+@pytest.mark.django_db
+def test_an_attempt_at_a_machines_pace_makes_its_account_suspect_unlinked():
+    day = timezone.now().date()
+    deal(day, code="YU1-C-AAAAAAB")
+    user = factories.user()
+    client = factories.token_client(user)
+    state = client.post("/api/v1/games", {"daily": True}).json()
+    moves = 0
+    while moves < 50:  # a move and its undo, as fast as the test client goes
+        legal = state["legal_moves"][0]
+        state = client.post(f"/api/v1/games/{state['id']}/moves", legal).json()
+        state = client.post(f"/api/v1/games/{state['id']}/undo").json()
+        moves = state["moves"]
+
+    game = Game.objects.get(pk=state["id"])
+    assert game.machine_pace_at is not None
+    assert suspects.suspects_paced(day=day) == {user.pk}  # no link to any account needed
+    assert DailySuspect.objects.filter(day=day, user=user, game=game).exists()
+
+
+@pytest.mark.django_db
+def test_a_human_paced_attempt_is_no_suspect():
+    day = timezone.now().date()
+    game = factories.game(owner=factories.user(), daily=day, ranked=True)
+    now = game.created_at
+    for moves in range(1, 101):
+        now += timedelta(seconds=2)
+        game.moves = moves
+        attempt.attempt_pace(game, now=now)
+    assert game.machine_pace_at is None and game.pace_window_at == now
