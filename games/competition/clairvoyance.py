@@ -14,9 +14,10 @@ At each decision the public hint's Monte-Carlo (:func:`games.solver.hint.rate`: 
 as the hint when nothing was turned down again) deals the unknown cards ``HINT_SAMPLES`` times,
 solves every sample after every move, and names the best move as the hint would. A decision is
 **informed by hidden cards** when the move played is not that best move and the best is not won
-in the real deal (the same solver, ten times the budget: a trap, not a slow search), while the move played of course is (the line
-went on to win): the player stepped around a trap that nothing it had seen showed. A best move
-not played counts once: stepping around the same trap at the next moves is one decision.
+in the real deal (the same solver, ten times the budget: a trap, not a slow search), while the
+move played of course is (the line went on to win): the player stepped around a trap that
+nothing it had seen showed. A best move not played counts once: stepping around the same trap at
+the next moves is one decision.
 
 An honest player chooses from its knowledge alone, so for it the real deal is one more draw of
 the unknown cards: given the knowledge and that the move played won, the chance that the best
