@@ -43,7 +43,17 @@ from common.background import task_send_apart
 from .competition.links import linked_users
 from .competition.suspects import Pace
 from .daily import utc_today
-from .models import DailyDeal, Game, HeldResult, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
+from .models import (
+    ClairvoyanceReport,
+    DailyDeal,
+    DailySuspect,
+    Game,
+    HeldResult,
+    IdempotencyRecord,
+    MoveLog,
+    ReviewChoices,
+    StatusChoices,
+)
 from .review import ranked_win_decide
 from .tasks import clairvoyance_check
 
@@ -202,8 +212,8 @@ class HeldResultAdmin(_GamesAdmin):
     linked to its account that day and their attempts (moves, pace, finished or not), and a replay
     link (the replay opens to staff once the day is over: before, it would show the secret deal)."""
 
-    list_display = ["id", "owner", "daily", "won_in", "moves", "review_reason", "linked_accounts", "replay"]
-    list_filter = ["daily"]
+    list_display = ["id", "owner", "daily", "review", "won_in", "moves", "review_reason", "linked_accounts", "replay"]
+    list_filter = ["review", "daily"]
     search_fields = ["owner__username"]
     ordering = ["finished_at"]
     list_per_page = 50
@@ -213,16 +223,24 @@ class HeldResultAdmin(_GamesAdmin):
         "won_in",
         "moves",
         "finished_at",
+        "review",
         "review_reason",
         "pace",
         "replay",
+        "clairvoyance_decisions",
         "linked_attempts",
     )
     readonly_fields = fields
     change_form_template = "admin/games/heldresult/change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        return super().get_queryset(request).filter(review=ReviewChoices.HELD)
+        # Held results first; the results that count are here too, for staff to find and reject.
+        reviewable = (ReviewChoices.HELD, ReviewChoices.VERIFIED, ReviewChoices.APPROVED)
+        return super().get_queryset(request).filter(ranked=True, review__in=reviewable)
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        held_first = Case(When(review=ReviewChoices.HELD, then=Value(0)), default=Value(1))
+        return [held_first.asc(), "finished_at"]
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.has_perm("games.view_game")) or self.has_review_permission(request)
@@ -266,6 +284,35 @@ class HeldResultAdmin(_GamesAdmin):
     @admin.display(description="replay")
     def replay(self, game: Game) -> str | SafeString:
         return _replay_link(game)
+
+    @admin.display(description="clairvoyance test")
+    def clairvoyance_decisions(self, game: Game) -> str | SafeString:
+        report = ClairvoyanceReport.objects.filter(game=game).first()
+        if report is None:
+            return "not run (not in its day's top results when reviewed: run it with the game list's action)"
+        summary = f"{report.informed} of {report.looked_at} decisions informed, z = {report.z:.1f}"
+        if game.daily is not None and game.daily >= utc_today(timezone.now()):
+            return f"{summary}; the decisions are shown after 00:00 UTC (they would show the secret deal)"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    d["seq"],
+                    d["played"],
+                    d["best"],
+                    d["played_wins"],
+                    d["best_wins"],
+                    f"{d['p']:.3f}",
+                    "informed" if d["informed"] else "",
+                )
+                for d in report.decisions
+            ),
+        )
+        head = "".join(f"<th>{n}</th>" for n in ("move no.", "played", "hint's best", "samples won", "p", ""))
+        return format_html(
+            "<p>{}</p><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", summary, SafeString(head), rows
+        )
 
     @admin.display(description="linked accounts")
     def linked_accounts(self, game: Game) -> str:
@@ -325,6 +372,19 @@ def _replay_link(game: Game) -> str | SafeString:
     if game.daily is not None and game.daily >= utc_today(timezone.now()):
         return format_html('<span title="{}">after 00:00 UTC</span>', "before, the replay would show the secret deal")
     return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
+
+
+@admin.register(DailySuspect)
+class DailySuspectAdmin(ReadOnlyAdmin):
+    """The day's suspects (docs/fair-play.md): accounts whose attempt of a day's deal was played at
+    a machine's pace, linked to another account or not, with the attempt that marked them."""
+
+    list_display = ["day", "user", "game", "moves", "median_gap_ms", "created_at"]
+    list_filter = ["day"]
+    search_fields = ["user__username"]
+    list_select_related = ["user", "game"]
+    fields = ("day", "user", "game", "moves", "median_gap_ms", "created_at")
+    readonly_fields = fields
 
 
 @admin.register(MoveLog)

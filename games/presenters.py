@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine import Game as EngineGame
 
-from .competition import clock
+from .competition import attempt, clock
 from .models import Game, MoveLog
 
 
@@ -36,16 +36,31 @@ def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
     """Where a daily game stands in the competition: ranked (still counting), closed at the end of
     its day, the time left until the close, and a won ranked attempt's review."""
     if game.daily is None:
-        return {"ranked": None, "closed": False, "closes_at": None, "closes_in_ms": None, "review": None}
+        return {
+            "ranked": None,
+            "closed": False,
+            "closes_at": None,
+            "closes_in_ms": None,
+            "review": None,
+            "held_for": None,
+            "review_by": None,
+        }
     counting = game.ranked_open(now)
     closes = clock.day_end(game.daily) if counting and game.status != "won" else None
+    by = attempt.review_by(game) if counting else None
     return {
         "ranked": counting,
         "closed": game.ranked and not counting,
-        "closes_at": closes.isoformat().replace("+00:00", "Z") if closes else None,
+        "closes_at": _utc(closes),
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)) if closes else None,
         "review": (game.review or None) if counting else None,
+        "held_for": attempt.held_for(game) if counting else None,
+        "review_by": _utc(by),
     }
+
+
+def _utc(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def game_state(

@@ -198,6 +198,16 @@ class GameStateSerializer(serializers.Serializer):
         "(on the board), `held` (under review: faster than a human; staff decide), `rejected`, or `invalid` "
         "(its move log does not reproduce the game). Null otherwise.",
     )
+    held_for = serializers.ListField(
+        child=serializers.ChoiceField(choices=["pace", "accounts", "play"]),
+        allow_null=True,
+        help_text="For a held win: the kinds of check that hold it (`pace`: the time it was played in, "
+        "`accounts`: another account on the same device or network played the deal, `play`: the moves "
+        "against what the game had shown). Null otherwise.",
+    )
+    review_by = serializers.DateTimeField(
+        allow_null=True, help_text="For a held win: when staff look at it at the latest. Null otherwise."
+    )
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     tableau = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),

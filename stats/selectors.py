@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from common.usernames import username_stored
-from games.competition import clock
+from games.competition import attempt, clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices
 from games.players import Player
@@ -67,7 +67,7 @@ def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | No
         return None
     game = (
         Game.objects.filter(owner=user, daily=day, ranked=True)
-        .only("id", "daily", "ranked", "status", "closed_at", "review", "moves", "time_ms")
+        .only("id", "daily", "ranked", "status", "closed_at", "review", "review_reason", "moves", "time_ms")
         .first()
     )
     if game is None:
@@ -77,6 +77,8 @@ def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | No
         "game": game.id,
         "status": game.status if counting else "closed",
         "review": (game.review or None) if counting else None,
+        "held_for": attempt.held_for(game) if counting else None,
+        "review_by": attempt.review_by(game) if counting else None,
         "moves": game.moves,
         "time_ms": game.time_ms,
     }

@@ -18,6 +18,14 @@ class DailyAttemptSerializer(serializers.Serializer):
         allow_null=True,
         help_text="For a win: `pending`, `verified`, `held` (under review), `approved`, `rejected` or `invalid`.",
     )
+    held_for = serializers.ListField(
+        child=serializers.ChoiceField(choices=["pace", "accounts", "play"]),
+        allow_null=True,
+        help_text="For a held win: the kinds of check that hold it (as in the game state). Null otherwise.",
+    )
+    review_by = serializers.DateTimeField(
+        allow_null=True, help_text="For a held win: when staff look at it at the latest. Null otherwise."
+    )
     moves = serializers.IntegerField(min_value=0)
     time_ms = serializers.IntegerField(allow_null=True, min_value=0, help_text="The time of a won attempt.")
 

@@ -219,6 +219,8 @@ FAIRPLAY_SUSPECT_MIN_MOVES = int(os.environ.get("FAIRPLAY_SUSPECT_MIN_MOVES", "5
 # that would enter its day's top this many (0: none; staff can still ask for it in the admin), and
 # at the close on the top results not checked yet (issue 39). A few seconds of CPU a win.
 FAIRPLAY_CLAIRVOYANCE_TOP = int(os.environ.get("FAIRPLAY_CLAIRVOYANCE_TOP", "100"))
+# A held win's player is told staff look at it within this many hours of its day's close.
+FAIRPLAY_REVIEW_HOURS = int(os.environ.get("FAIRPLAY_REVIEW_HOURS", "24"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))

@@ -101,6 +101,32 @@ def held_reasons(game: Game) -> list[HoldReason]:
     return [HoldReason(code) for code in found if code in HoldReason._value2member_map_]
 
 
+#: What a held win tells its player of why (docs/fair-play.md, "The player sees why"): the kind of
+#: check, never its figures or thresholds (they would say how to get past it).
+HOLD_KINDS: Final[dict[HoldReason, str]] = {
+    HoldReason.TIME: "pace",
+    HoldReason.PACE: "pace",
+    HoldReason.LINKED: "accounts",
+    HoldReason.LINKED_SUSPECT: "accounts",
+    HoldReason.CLAIRVOYANT: "play",
+}
+
+
+def held_for(game: Game) -> list[str] | None:
+    """The kinds of check that hold ``game``'s win (``pace``, ``accounts``, ``play``), None if it is not held."""
+    if game.review != ReviewChoices.HELD:
+        return None
+    kinds = {HOLD_KINDS[reason] for reason in held_reasons(game)}
+    return sorted(kinds) or ["pace"]
+
+
+def review_by(game: Game) -> datetime | None:
+    """When staff look at a held win at the latest: ``FAIRPLAY_REVIEW_HOURS`` after its day's close."""
+    if game.review != ReviewChoices.HELD or game.daily is None:
+        return None
+    return clock.day_end(game.daily) + timedelta(hours=settings.FAIRPLAY_REVIEW_HOURS)
+
+
 # -- open → closed, open → pending: on the move's path, in memory, no query -------------------------
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games.competition import attempt, clairvoyance, suspects
+from games.competition import attempt, clairvoyance, clock, suspects
 from games.engine import Game as EngineGame
 from games.engine import Move
 from games.models import ClairvoyanceReport, DailySuspect, Game, MoveLog
@@ -145,3 +145,27 @@ def test_a_human_paced_attempt_is_no_suspect():
         game.moves = moves
         attempt.attempt_pace(game, now=now)
     assert game.machine_pace_at is None and game.pace_window_at == now
+
+
+@pytest.mark.django_db
+def test_a_held_win_tells_its_player_the_kind_of_check_and_when_staff_look(settings):
+    day = timezone.now().date()
+    deal(day, code="YU1-C-AAAAAAB")
+    owner = factories.user()
+    game = factories.game(
+        owner=owner,
+        daily=day,
+        ranked=True,
+        status="won",
+        time_ms=40_000,
+        review="held",
+        review_reason="time: won in 40000 ms in all; clairvoyant: 4 of 50 decisions, z = 5.0",
+    )
+    state = factories.token_client(owner).get(f"/api/v1/games/{game.pk}").json()
+    assert state["held_for"] == ["pace", "play"]
+    assert state["review_by"] == (
+        (clock.day_end(day) + timedelta(hours=settings.FAIRPLAY_REVIEW_HOURS)).isoformat().replace("+00:00", "Z")
+    )
+    assert "40000" not in str(state) and "z =" not in str(state)  # the kind, never the figures
+    attempt_answer = factories.token_client(owner).get(f"/api/v1/daily/{day.isoformat()}").json()["attempt"]
+    assert attempt_answer["held_for"] == ["pace", "play"]

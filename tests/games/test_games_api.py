@@ -24,6 +24,8 @@ STATE_KEYS = [
     "closes_at",
     "closes_in_ms",
     "review",
+    "held_for",
+    "review_by",
     "status",
     "tableau",
     "foundations",

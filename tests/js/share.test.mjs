@@ -30,3 +30,12 @@ test("a result under review says so instead of a top %", () => {
   assert.equal(shareText(base), "Yukon · 2026-12-02 · 3:12 · 140 moves · top 12 %\n🟨🟧🟦🟦🟩\nhttps://example.org/leaderboards?date=2026-12-02");
   assert.equal(shareText({ ...base, underReview: true }).split("\n")[0], "Yukon · 2026-12-02 · 3:12 · 140 moves · under review");
 });
+
+test("a held result says which kind of check holds it, never a figure", () => {
+  const base = { date: "2026-12-02", timeMs: 192_000, moves: 140, fasterThan: 88, strip: "", url: "" };
+  assert.equal(shareText({ ...base, underReview: true, heldFor: ["play"] }), "Yukon · 2026-12-02 · 3:12 · 140 moves · under review (move check)");
+  assert.equal(
+    shareText({ ...base, underReview: true, heldFor: ["accounts", "pace"] }),
+    "Yukon · 2026-12-02 · 3:12 · 140 moves · under review (account check), under review (time check)",
+  );
+});

@@ -2,7 +2,7 @@
 // and the game. Today's deal is for accounts (docs/fair-play.md): a guest sees the board, a sign-up prompt
 // and yesterday's deal to practise. Until the day's deal is prepared the server answers 503
 // daily_not_ready with Retry-After, and the page says so and asks again by itself.
-import { t, tn, formatDate, formatTime } from "./i18n.js";
+import { t, tn, formatDate, formatMoment, formatTime } from "./i18n.js";
 import "./strings.js";
 import { games, daily } from "./api.js";
 import { initNav, playerName } from "./nav.js";
@@ -25,6 +25,16 @@ const POLL_ROUNDS = 8; // the board is updated by a background task after a win:
 const LIVE_MS = 60_000; // the live counts (started, won) are asked for again this often
 const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
+
+/** Why a won attempt is not on the board (or null while it is being checked): a held one says
+ *  which kind of check holds it and by when staff look at it (the server's held_for, review_by). */
+function reviewText({ review, held_for: heldFor, review_by: reviewBy }) {
+  if (review === "held" && heldFor && heldFor.length) {
+    const kinds = heldFor.map((kind) => t(`daily.review.held.${kind}`)).join(" ");
+    return reviewBy ? `${kinds} ${t("daily.review.by", { time: formatMoment(reviewBy) })}` : kinds;
+  }
+  return REVIEW_TEXT[review] ? t(REVIEW_TEXT[review]) : null;
+}
 
 let today = null; // GET daily's answer
 let receivedAt = 0; // when it came (performance.now()): closes_in_ms counts from there
@@ -217,12 +227,12 @@ async function standing(attempt) {
     const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
     // "Your rank: 1 of 3. Won in 3:05 with 90 moves." (a sentence of its own after the rank)
     const withFigures = (text) => (figures ? `${/[.!?…]$/.test(text) ? text : `${text}.`} ${figures}` : text);
-    setStatus(withFigures(REVIEW_TEXT[attempt.review] ? t(REVIEW_TEXT[attempt.review]) : t("daily.review.pending")));
-    rankedResult({ id: attempt.game, review: attempt.review, date: today.date }).then(async (text) => {
+    setStatus(withFigures(reviewText(attempt) || t("daily.review.pending")));
+    rankedResult({ id: attempt.game, answer: attempt, date: today.date }).then(async (text) => {
       setStatus(withFigures(text));
       const found = await whereYouStand(today.date); // again: the result is on the board now
       if (!REJECTED.has(attempt.review)) {
-        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found });
+        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found, heldFor: attempt.held_for });
       }
     });
     await offerPractice(attempt.game);
@@ -302,9 +312,10 @@ function reveal(state) {
 
 // -- the win --------------------------------------------------------------------------------------
 /** What a won ranked attempt gives: its rank once it is on the board, or why it is not there. */
-async function rankedResult({ id, review, date }) {
+async function rankedResult({ id, answer, date }) {
   for (let round = 1; ; round++) {
-    if (REVIEW_TEXT[review]) return t(REVIEW_TEXT[review]);
+    const why = reviewText(answer);
+    if (why) return why;
     try {
       const board = await daily.leaderboard(date);
       if (board.me && board.me.rank) return t("daily.rank", { rank: board.me.rank, players: board.players });
@@ -314,7 +325,7 @@ async function rankedResult({ id, review, date }) {
     if (round >= POLL_ROUNDS) return t("daily.review.pending"); // still being checked
     await sleep(1000);
     try {
-      review = (await games.get(id)).review;
+      answer = await games.get(id);
     } catch (err) {
       /* ask the board again */
     }
@@ -324,25 +335,25 @@ async function rankedResult({ id, review, date }) {
 async function won(state) {
   const date = state.daily || (today && today.date);
   const counted = state.ranked && !state.closed;
-  const first = counted ? t(REVIEW_TEXT[state.review] || "daily.review.pending") : t("daily.unranked");
+  const first = counted ? reviewText(state) || t("daily.review.pending") : t("daily.unranked");
   setStatus(first);
   showWin(state, { onNew: () => { location.href = "/"; }, extra: first });
   const link = $("win-rank");
   link.href = `/leaderboards?date=${encodeURIComponent(date)}`;
   link.hidden = false;
   if (!counted) return;
-  const result = await rankedResult({ id: state.id, review: state.review, date });
+  const result = await rankedResult({ id: state.id, answer: state, date });
   setStatus(result);
   line("win-extra", result);
-  let review = state.review;
+  let now = state;
   try {
-    review = (await games.get(state.id)).review;
+    now = await games.get(state.id);
   } catch (err) {
     /* as it was */
   }
   const found = await whereYouStand(date, { dialog: $("win-standing") });
-  if (!REJECTED.has(review)) {
-    showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves, standing: found });
+  if (!REJECTED.has(now.review)) {
+    showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves, standing: found, heldFor: now.held_for });
   }
 }
 

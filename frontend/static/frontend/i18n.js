@@ -154,6 +154,12 @@ export function formatNumber(n, digits = 0) {
   return new Intl.NumberFormat(lang === "en" ? "en-GB" : "de-DE", { maximumFractionDigits: digits }).format(n);
 }
 
+/** A moment as date and time in UTC, as the site counts its days ("5 December 2026, 00:00 UTC"). */
+export function formatMoment(iso) {
+  const format = new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+  return `${format.format(new Date(iso))} UTC`;
+}
+
 export function formatDate(iso) {
   const d = new Date(`${iso}T00:00:00Z`);
   return new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "long", timeZone: "UTC" }).format(d);

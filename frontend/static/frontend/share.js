@@ -12,6 +12,9 @@ const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 addStrings({
   "share.top": pgettext("share.top", "top {n} %"),
   "share.review": pgettext("share.review", "under review"),
+  "share.review.pace": pgettext("share.review.pace", "under review (time check)"),
+  "share.review.accounts": pgettext("share.review.accounts", "under review (account check)"),
+  "share.review.play": pgettext("share.review.play", "under review (move check)"),
   "share.copied": pgettext("share.copied", "Copied to the clipboard."),
   "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
 });
@@ -55,11 +58,12 @@ export function topPercent(fasterThan) {
   return fasterThan == null ? null : Math.max(1, 100 - fasterThan);
 }
 
-/** The text to share; a result not on the board yet (`underReview`) says so and no top %. */
-export function shareText({ date, timeMs, moves, fasterThan, strip, url, underReview = false }) {
+/** The text to share; a result not on the board yet (`underReview`) says so and no top %, and a
+ *  held one which kind of check holds it (`heldFor`: the state's held_for). */
+export function shareText({ date, timeMs, moves, fasterThan, strip, url, underReview = false, heldFor = null }) {
   const parts = ["Yukon", date, formatTime(timeMs), tn("moves", moves)];
   const top = underReview ? null : topPercent(fasterThan);
-  if (underReview) parts.push(t("share.review"));
+  if (underReview) parts.push(heldFor && heldFor.length ? heldFor.map((kind) => t(`share.review.${kind}`)).join(", ") : t("share.review"));
   else if (top != null) parts.push(t("share.top", { n: top }));
   return [parts.join(" · "), strip, url].filter(Boolean).join("\n");
 }
@@ -76,7 +80,7 @@ async function moveLog(gameId) {
 /** Fill the share box `box` (a [data-share] block, or a list of them) for the won ranked attempt
  *  `gameId` of `date`; `standing` is the day's GET daily/<date>/standing if the caller has it
  *  (else it is asked for). */
-export async function showShare(box, { gameId, date, timeMs, moves, standing = undefined }) {
+export async function showShare(box, { gameId, date, timeMs, moves, standing = undefined, heldFor = null }) {
   const boxes = [].concat(box).filter(Boolean);
   if (!boxes.length || timeMs == null) return;
   let fasterThan = null;
@@ -95,7 +99,7 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
     /* without the log: no strip */
   }
   const url = `${location.origin}/leaderboards?date=${date}`;
-  const text = shareText({ date, timeMs, moves, fasterThan, strip, url, underReview });
+  const text = shareText({ date, timeMs, moves, fasterThan, strip, url, underReview: underReview || Boolean(heldFor), heldFor });
   for (const one of boxes) fill(one, text);
 }
 
