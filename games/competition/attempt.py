@@ -380,8 +380,8 @@ def day_close(*, now: datetime | None = None) -> tuple[int, int]:
             held += attempt_hold(
                 game_id=game_id, reason=HoldReason.LINKED_SUSPECT, detail=_suspect_detail(len(linked[owner_id]))
             )
-        for game_id in clairvoyance_pending(day=day):
-            report = attempt_clairvoyance(game_id=game_id)
+        for pending in clairvoyance_pending(day=day):
+            report = attempt_clairvoyance(game_id=pending)
             held += bool(report and report.clairvoyant)
         DailyDeal.objects.filter(date=day).update(closed_at=now)
     return closed, held

@@ -94,6 +94,7 @@ def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[A
                 median_gap_ms=round((at - created).total_seconds() * 1000 / max(moves, 1)),
             )
             for game_id, owner_id, moves, created, at in rows
+            if at is not None
         ],
         ignore_conflicts=True,
     )
