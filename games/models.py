@@ -78,7 +78,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # the final time of a won game
     version = models.PositiveIntegerField(default=0)
-    # The pace of a daily attempt, kept on the move's own write (games.competition.attempt.attempt_pace):
+    # The pace of a ranked attempt, kept on the move's own write (games.competition.attempt.attempt_pace):
     # when its current window of FAIRPLAY_SUSPECT_MIN_MOVES moves began (null: at the start), and
     # when a whole window was first played at a machine's pace (null: never).
     pace_window_at = models.DateTimeField(null=True, blank=True)

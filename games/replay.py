@@ -50,6 +50,8 @@ def _in_public_top(game: Game, now: datetime) -> bool:
     """A counted ranked game of a day that is over, with fewer than ``PUBLIC_TOP`` ahead of it."""
     if not game.ranked or game.daily is None or game.daily >= clock.today(now):
         return False
+    if game.owner_id is None:  # a deleted account's game, kept for staff only (docs/fair-play.md)
+        return False
     counted = counted_ranked_wins().filter(daily=game.daily)
     if not counted.filter(pk=game.pk).exists():
         return False

@@ -110,7 +110,8 @@ def daily_board(
         key = (time_ms, moves, finished_at)
         rank = entries[-1].rank if key == previous_key else position
         previous_key = key
-        replay = game_id if public and rank <= PUBLIC_TOP else None
+        # (a deleted player's kept game is for staff, never a public replay)
+        replay = game_id if public and rank <= PUBLIC_TOP and owner_id is not None else None
         entries.append(
             BoardEntry(
                 rank=rank,

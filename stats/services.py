@@ -98,12 +98,16 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
     with transaction.atomic():
         if not _game_still_there(game_id):  # its account was deleted meanwhile
             return False
+        # Read again under the lock: the account may have been deleted since, its game kept.
+        owner_id = Game.objects.filter(pk=game_id).values_list("owner_id", flat=True).first()
+        if owner_id is None:  # a deleted account's kept game: its result stays as it is
+            return DailyResult.objects.filter(game_id=game_id).exists()
         # INSERT ... ON CONFLICT (day, user_id) DO UPDATE: the values come from the game row alone.
         DailyResult.objects.bulk_create(
             [
                 DailyResult(
                     day=game["daily"],
-                    user_id=game["owner_id"],
+                    user_id=owner_id,
                     game_id=game["id"],
                     time_ms=game["time_ms"],
                     moves=game["moves"],

@@ -215,6 +215,9 @@ FAIRPLAY_RETENTION_DAYS = int(os.environ.get("FAIRPLAY_RETENTION_DAYS", "30"))
 # An attempt of a day's deal, won or not, with at least this many moves and a median gap between
 # them under RANKED_REVIEW_MIN_MEDIAN_GAP_MS marks its account suspect for that day (issue 24).
 FAIRPLAY_SUSPECT_MIN_MOVES = int(os.environ.get("FAIRPLAY_SUSPECT_MIN_MOVES", "50"))
+# A ranked attempt with a window of FAIRPLAY_SUSPECT_MIN_MOVES entries played at under this many ms
+# each on average is at a machine's pace: its account is suspect that day, linked or not (issue 39).
+FAIRPLAY_MACHINE_GAP_MS = int(os.environ.get("FAIRPLAY_MACHINE_GAP_MS", "100"))
 # The clairvoyance test (games/competition/clairvoyance.py) runs in the review of every ranked win
 # that would enter its day's top this many (0: none; staff can still ask for it in the admin), and
 # at the close on the top results not checked yet (issue 39). A few seconds of CPU a win.

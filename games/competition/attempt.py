@@ -149,20 +149,21 @@ def attempt_win(game: Game) -> list[str]:
 
 
 def attempt_pace(game: Game, *, now: datetime) -> list[str]:
-    """The pace of an account's attempt of a day's deal, kept on the move's own write (no query,
-    no log read): every ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves (undos count) a window closes, and a
-    window played in less than that many times ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` is a machine's
-    pace: ``machine_pace_at`` is set (once), and its account is suspect that day whether or not it
-    is linked to another (:func:`games.competition.suspects.suspects_paced`). Returns the fields it set."""
+    """The pace of a ranked attempt, kept on the move's own write (no query, no log read): every
+    ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves (undos count) a window closes, and a window played in
+    less than that many times ``FAIRPLAY_MACHINE_GAP_MS`` is a machine's pace (50 entries in 5 s:
+    a held-down Ctrl+Z waits for each answer and stays slower): ``machine_pace_at`` is set (once),
+    and its account is suspect that day whether or not it is linked to another
+    (:func:`games.competition.suspects.suspects_paced`). Returns the fields it set."""
     window = settings.FAIRPLAY_SUSPECT_MIN_MOVES
-    if game.daily is None or game.owner_id is None or window <= 0 or game.moves % window:
+    if not game.ranked or game.daily is None or window <= 0 or game.moves % window:
         return []
     if clock.is_over(game.daily, now):
         return []  # practice now: a closed day's deal is public
     began = game.pace_window_at or game.created_at
     game.pace_window_at = now
     fields = ["pace_window_at"]
-    fast = (now - began).total_seconds() * 1000 < window * settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS
+    fast = (now - began).total_seconds() * 1000 < window * settings.FAIRPLAY_MACHINE_GAP_MS
     if fast and game.machine_pace_at is None:
         game.machine_pace_at = now
         fields.append("machine_pace_at")

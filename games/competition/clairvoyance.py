@@ -14,10 +14,10 @@ At each decision the public hint's Monte-Carlo (:func:`games.solver.hint.rate`: 
 as the hint when nothing was turned down again) deals the unknown cards ``HINT_SAMPLES`` times,
 solves every sample after every move, and names the best move as the hint would. A decision is
 **informed by hidden cards** when the move played is not that best move and the best is not won
-in the real deal (the same solver, ten times the budget: a trap, not a slow search), while the
+in the real deal (the same solver finds no win in ten times the budget), while the
 move played of course is (the line went on to win): the player stepped around a trap that
 nothing it had seen showed. A best move not played counts once: stepping around the same trap at
-the next moves is one decision.
+the next moves is one decision. At most ``MAX_DECISIONS`` decisions are looked at.
 
 An honest player chooses from its knowledge alone, so for it the real deal is one more draw of
 the unknown cards: given the knowledge and that the move played won, the chance that the best
@@ -49,6 +49,9 @@ Z_HOLD: Final = 3.0
 #: The real deal's budget for "the best move is not won": far more than the samples' (a deal
 #: can be harder to solve than its samples, and a trap must be one, not a slow search).
 REAL_NODES: Final = 30_000
+#: The most decisions one test looks at (the first ones where something was hidden): its CPU is
+#: bounded whatever the line's length (about 0.1 s a decision).
+MAX_DECISIONS: Final = 120
 PRIOR: Final = 1.0  # a sample either way in p (24 samples cannot tell a p of 0 from one of 4 %)
 
 
@@ -125,12 +128,24 @@ def winning_line(code: GameCode | str, entries: Iterable[str]) -> tuple[Game, li
             move = Move.parse(entry)
             before = game.copy()
             result = game.play(move)
-            concrete = result.move if result.move is not None else move
+            concrete = _listed(before, game)
             had = (*line[-1].had, position_key(line[-1].before)) if line else ()
             line.append(_Step(seq, before, concrete, frozenset(known), had))
             if result.flipped:
                 known.add(CARD_NAMES.index(result.flipped))
     return game, line
+
+
+def _listed(before: Game, after: Game) -> Move:
+    """The move from ``before`` to ``after`` as ``legal_moves()`` lists it (a move sent as
+    ``t3>t5`` or ``t3:KH>f`` is the same move as the listed one, and must compare equal)."""
+    key = position_key(after)
+    for move in before.legal_moves():
+        trial = before.copy()
+        trial.play(move)
+        if position_key(trial) == key:
+            return move
+    raise ValueError("a move the engine accepted is not among its legal moves")
 
 
 def _unknown_down(game: Game, known: frozenset[int]) -> int:
@@ -156,6 +171,8 @@ def check(
         position = step.before
         if _unknown_down(position, step.known) < 2 or len(position.legal_moves()) < 2:
             continue  # nothing hidden to use (one unknown card is known by elimination), or no choice
+        if looked_at >= MAX_DECISIONS:
+            break
         looked_at += 1
         rating = rate(position, step.had, also=[step.move], known=step.known, samples=samples, max_nodes=max_nodes)
         best = rating.best

@@ -3,8 +3,8 @@ of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them 
 ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` marks its account suspect for that day (a ``DailySuspect``
 row), and a ranked win of an account linked to a suspect that day is held (``linked_suspect``).
 
-An attempt at a machine's pace (a window of ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves faster than
-``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` each on average) is marked on its own row by the move that
+A ranked attempt at a machine's pace (a window of ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves faster
+than ``FAIRPLAY_MACHINE_GAP_MS`` each on average) is marked on its own row by the move that
 closes the window (``Game.machine_pace_at``, no query), and makes its account suspect whether or
 not it is linked (:func:`suspects_paced`, at the review and the close).
 
@@ -74,31 +74,40 @@ def suspect_mark(*, game: Game, pace: Pace) -> bool:
 
 
 def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[Any]:
-    """Mark suspect on ``day`` every account (of ``user_ids``, or all) whose attempt of that day's
-    deal reached a machine's pace on the move's own write (``Game.machine_pace_at``:
+    """Mark suspect on ``day`` every account (of ``user_ids``, or all) whose ranked attempt of that
+    day's deal reached a machine's pace on the move's own write (``Game.machine_pace_at``:
     :func:`games.competition.attempt.attempt_pace`), linked or not; returns those accounts. One
-    read of a small partial index, no log."""
+    read of a small partial index; the log's times only of a game not marked yet (its pace)."""
     paced = Game.objects.filter(daily=day, machine_pace_at__isnull=False, owner_id__isnull=False)
     if user_ids is not None:
         paced = paced.filter(owner_id__in=list(user_ids))
-    rows = list(
-        paced.order_by("machine_pace_at").values_list("pk", "owner_id", "moves", "created_at", "machine_pace_at")
+    found = dict(paced.values_list("pk", "owner_id"))
+    marked = set(
+        DailySuspect.objects.filter(day=day, user_id__in=set(found.values())).values_list("user_id", flat=True)
     )
-    DailySuspect.objects.bulk_create(
-        [
-            DailySuspect(
-                day=day,
-                user_id=owner_id,
-                game_id=game_id,
-                moves=moves,
-                median_gap_ms=round((at - created).total_seconds() * 1000 / max(moves, 1)),
-            )
-            for game_id, owner_id, moves, created, at in rows
-            if at is not None
-        ],
-        ignore_conflicts=True,
-    )
-    return {owner_id for _, owner_id, _, _, _ in rows}
+    end = clock.day_end(day)
+    for game_id, owner_id in found.items():
+        if owner_id in marked:
+            continue
+        times = list(
+            MoveLog.objects.filter(game_id=game_id, created_at__lt=end)
+            .order_by("seq")
+            .values_list("created_at", flat=True)
+        )
+        pace = Pace.of(times)
+        DailySuspect.objects.bulk_create(
+            [
+                DailySuspect(
+                    day=day,
+                    user_id=owner_id,
+                    game_id=game_id,
+                    moves=pace.moves,
+                    median_gap_ms=round(pace.median_gap_ms),
+                )
+            ],
+            ignore_conflicts=True,
+        )
+    return set(found.values())
 
 
 def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:

@@ -17,6 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from games.competition import attempt, clairvoyance, clock, suspects
@@ -134,11 +135,12 @@ def test_an_attempt_at_a_machines_pace_makes_its_account_suspect_unlinked():
     client = factories.token_client(user)
     state = client.post("/api/v1/games", {"daily": True}).json()
     moves = 0
-    while moves < 50:  # a move and its undo, as fast as the test client goes
-        legal = state["legal_moves"][0]
-        state = client.post(f"/api/v1/games/{state['id']}/moves", legal).json()
-        state = client.post(f"/api/v1/games/{state['id']}/undo").json()
-        moves = state["moves"]
+    with time_machine.travel(timezone.now() + timedelta(seconds=1), tick=False):  # a bot: no time between
+        while moves < 50:  # a move and its undo
+            legal = state["legal_moves"][0]
+            state = client.post(f"/api/v1/games/{state['id']}/moves", legal).json()
+            state = client.post(f"/api/v1/games/{state['id']}/undo").json()
+            moves = state["moves"]
 
     game = Game.objects.get(pk=state["id"])
     assert game.machine_pace_at is not None
@@ -147,15 +149,29 @@ def test_an_attempt_at_a_machines_pace_makes_its_account_suspect_unlinked():
 
 
 @pytest.mark.django_db
-def test_a_human_paced_attempt_is_no_suspect():
+@pytest.mark.parametrize("gap_ms", [2000, 150])  # a human's moves; a held-down Ctrl+Z, answer by answer
+def test_a_human_paced_attempt_is_no_suspect(gap_ms):
     day = timezone.now().date()
     game = factories.game(owner=factories.user(), daily=day, ranked=True)
     now = game.created_at
     for moves in range(1, 101):
-        now += timedelta(seconds=2)
+        now += timedelta(milliseconds=gap_ms)
         game.moves = moves
-        attempt.attempt_pace(game, now=now)
+        fields = attempt.attempt_pace(game, now=now)
+        assert fields == (["pace_window_at"] if moves % 50 == 0 else [])  # written every 50th move only
     assert game.machine_pace_at is None and game.pace_window_at == now
+
+
+@pytest.mark.django_db
+def test_a_window_of_50_entries_in_under_5_seconds_is_a_machines_pace():
+    day = timezone.now().date()
+    game = factories.game(owner=factories.user(), daily=day, ranked=True)
+    now = game.created_at
+    for moves in range(1, 51):
+        now += timedelta(milliseconds=90)
+        game.moves = moves
+        fields = attempt.attempt_pace(game, now=now)
+    assert fields == ["pace_window_at", "machine_pace_at"] and game.machine_pace_at == now
 
 
 @pytest.mark.django_db

@@ -89,7 +89,15 @@ def test_posting_daily_starts_todays_deal_as_the_accounts_ranked_attempt(player,
     assert game.code == todays_deal.code
     body = player.get("/api/v1/daily").json()
     assert body["played"] == 1
-    assert body["attempt"] == {"game": state["id"], "status": "playing", "review": None, "moves": 0, "time_ms": None}
+    assert body["attempt"] == {
+        "game": state["id"],
+        "status": "playing",
+        "review": None,
+        "held_for": None,
+        "review_by": None,
+        "moves": 0,
+        "time_ms": None,
+    }
 
 
 def test_no_practice_copy_of_todays_deal_while_the_ranked_attempt_runs(player, today, todays_deal):

@@ -22,7 +22,7 @@ addStrings({
   "daily.review.pending": pgettext("daily.review.pending", "You won! Your result is being checked and appears on the board shortly."),
   "daily.review.held": pgettext("daily.review.held", "Under review: your result appears on the board once staff have checked it."),
   "daily.review.held.pace": pgettext("daily.review.held.pace", "Under review: the check of the time it was played in holds your result."),
-  "daily.review.held.accounts": pgettext("daily.review.held.accounts", "Under review: another account on the same device or network played today's deal."),
+  "daily.review.held.accounts": pgettext("daily.review.held.accounts", "Under review: another account on the same device or network played this deal that day."),
   "daily.review.held.play": pgettext("daily.review.held.play", "Under review: the check of your moves against what your game had shown holds your result."),
   "daily.review.by": pgettext("daily.review.by", "Staff look at it by {time} and it appears on the board if it is in order."),
   "daily.review.rejected": pgettext("daily.review.rejected", "Your result was rejected on review and does not count for the leaderboard."),
