@@ -278,7 +278,7 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
     share = page.locator("#daily-share [data-share-text]")
     page.locator("#daily-share").wait_for(state="visible", timeout=15_000)
     first = share.text_content().split("\n")[0]
-    assert first == f"Yukon · {today.isoformat()} · 0:55 · 104 moves · under review"
+    assert first == f"Yukon · {today.isoformat()} · 0:55 · 104 moves · under review (time check)"  # the kind, no figure
     screenshot(page, "standing-held-daily-en-phone")
     page.goto(f"/leaderboards?date={today.isoformat()}")
     review = page.locator("#lb-review")
