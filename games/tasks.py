@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from common.retries import RETRY
@@ -70,8 +71,10 @@ def clairvoyance_check(game_id: str) -> None:
 
 @shared_task(name="games.ranked_reviews_pending", **RETRY)
 def ranked_reviews_pending() -> None:
-    """Beat, every few minutes: review the wins still pending a minute after they were won (a lost task)."""
-    for game_id in attempt.attempts_pending(before=timezone.now() - timedelta(minutes=1)):
+    """Beat, every minute: review the wins still pending ``RANKED_REVIEW_LOST_AFTER_SECONDS`` after
+    they were won (a lost task)."""
+    lost_after = timedelta(seconds=settings.RANKED_REVIEW_LOST_AFTER_SECONDS)
+    for game_id in attempt.attempts_pending(before=timezone.now() - lost_after):
         attempt.attempt_review(game_id=game_id)
 
 

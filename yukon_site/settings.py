@@ -194,8 +194,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
     "fairplay-links-prune": {"task": "games.fairplay_links_prune", "schedule": 3600.0},
-    # Safety net behind the review task of each ranked win: the wins still pending (a lost task).
-    "ranked-reviews": {"task": "games.ranked_reviews_pending", "schedule": 300.0},
+    # Safety net behind the review task of each ranked win: the wins still pending (a task lost in
+    # flight: a worker killed, or the broker gone while the clairvoyance test ran).
+    "ranked-reviews": {
+        "task": "games.ranked_reviews_pending",
+        "schedule": float(os.environ.get("RANKED_REVIEWS_SWEEP_SECONDS", "60")),
+    },
     "login-sessions-prune": {"task": "accounts.login_sessions_prune", "schedule": 3600.0},
 }
 
@@ -210,6 +214,9 @@ DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
 # in all, or with a median gap between consecutive moves under this.
 RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))
 RANKED_REVIEW_MIN_MEDIAN_GAP_MS = int(os.environ.get("RANKED_REVIEW_MIN_MEDIAN_GAP_MS", "400"))
+# A win still pending this long after it was won has lost its review task: the sweep reviews it
+# (above the longest review: the clairvoyance test takes up to ~30 s of CPU, docs/fair-play.md).
+RANKED_REVIEW_LOST_AFTER_SECONDS = int(os.environ.get("RANKED_REVIEW_LOST_AFTER_SECONDS", "90"))
 # Days the fair-play links (device id hash, salted network hash) of a daily start are kept.
 FAIRPLAY_RETENTION_DAYS = int(os.environ.get("FAIRPLAY_RETENTION_DAYS", "30"))
 # An attempt of a day's deal, won or not, with at least this many moves and a median gap between
