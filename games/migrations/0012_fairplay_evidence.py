@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='game',
-            index=models.Index(condition=models.Q(('ranked', True), ('status', 'won')), fields=['daily', 'time_ms', 'moves'], name='game_ranked_board'),
+            index=models.Index(condition=models.Q(('ranked', True), ('status', 'won')), fields=['daily', 'time_ms'], name='game_ranked_board'),
         ),
         migrations.AddConstraint(
             model_name='game',
