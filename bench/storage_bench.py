@@ -138,6 +138,10 @@ def run(url: str, args: argparse.Namespace) -> int:
     for table in TABLES:
         grown = after[table] - before[table]
         print(f"storage_bench:   {table:16s} grew {grown / moves:6.0f} bytes per move (table, TOAST and indexes)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT avg(pg_column_size(g.*)), avg(pg_column_size(g.state)) FROM games_game g")
+        row, state = cursor.fetchone()
+    print(f"storage_bench:   a game's row {row:.0f} bytes, its state {state:.0f} (pg_column_size)")
     for kind, count in kinds.most_common(8):
         print(f"storage_bench:     {kind:28s} {count / moves:5.2f} per move, {kind_bytes[kind] / moves:6.0f} bytes")
     for relation, length in relations.most_common(8):

@@ -253,6 +253,11 @@ class MoveLog(models.Model):
     move = models.CharField(max_length=24)  # str(Move), e.g. "t3:7H>t5", or "undo"
     points = models.IntegerField()
     flipped = models.CharField(max_length=2, blank=True, default="")  # the card turned face up
+    # A move's step back and the move counter of the step below it on the undo stack (0: none):
+    # what the game's next undo of it needs (games.engine.MoveResult; the state keeps no history).
+    # Blank for an undo, and for the moves of games from before (their states held the history).
+    step = models.CharField(max_length=6, blank=True, default="")
+    below = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -24,7 +24,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
-from . import store
+from . import history, store
 from .competition import attempt, clock, links
 from .competition.links import Origin
 from .daily import daily_deal_today
@@ -115,12 +115,12 @@ def games_untouched_delete(*, player: Player) -> int:
 
 def game_play(*, game_id: UUID, player: Player, move: Move, seq: int | None = None) -> MoveOutcome:
     """Play ``move``; ``stale`` (409) if ``seq`` is not the move counter, the rule's reason (422) if refused."""
-    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda engine: engine.play(move))
+    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda game, engine: engine.play(move))
 
 
 def game_undo(*, game_id: UUID, player: Player, seq: int | None = None) -> MoveOutcome:
     """Take back the last move (it counts as a move); ``nothing_to_undo`` or ``game_over`` (422)."""
-    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda engine: engine.undo())
+    return _game_change(game_id=game_id, player=player, seq=seq, change=_undo)
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
@@ -155,7 +155,7 @@ def idempotency_records_prune(*, before: datetime) -> int:
 
 
 def _game_change(
-    *, game_id: UUID, player: Player, seq: int | None, change: Callable[[EngineGame], MoveResult]
+    *, game_id: UUID, player: Player, seq: int | None, change: Callable[[Game, EngineGame], MoveResult]
 ) -> MoveOutcome:
     """Read the game, let the engine change it, and write it back only if no other request changed
     it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
@@ -166,7 +166,10 @@ def _game_change(
             raise ApplicationError(ErrorCode.NOT_FOUND)
         seen, read_version = game.moves, game.version
         now = timezone.now()
-        engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
+        try:
+            engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
+        except _HistoryMoved:
+            continue
         if store.game_change_save(game=game, read_version=read_version, fields=fields, log=log):
             metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won)
             if engine.is_won:
@@ -180,15 +183,20 @@ CHANGE_ATTEMPTS = 8
 
 
 def _game_apply(
-    *, game: Game, seq: int | None, change: Callable[[EngineGame], MoveResult], now: datetime
+    *, game: Game, seq: int | None, change: Callable[[Game, EngineGame], MoveResult], now: datetime
 ) -> tuple[EngineGame, MoveLog, list[str]]:
     """Change ``game`` (in memory) by the engine; returns the engine, the new log entry and the
     fields this change set (only those are written)."""
     if seq is not None and seq != game.moves:
         raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
+    if engine.top < 0 and engine.undo_available:
+        # Its state still holds its undo history (written before version 3): moved to the log
+        # first (:mod:`games.history`), then the caller reads the game again.
+        history.history_to_log(game, Game=Game, MoveLog=MoveLog)
+        raise _HistoryMoved
     try:
-        result = change(engine)
+        result = change(game, engine)
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     fields = ["state", "score", "moves", "version"]
@@ -201,6 +209,8 @@ def _game_apply(
         move="undo" if result.move is None else str(result.move),
         points=result.points,
         flipped=result.flipped or "",
+        step=result.step,
+        below=result.below,
         created_at=now,
     )
     game.state = engine.to_state()
@@ -215,6 +225,21 @@ def _game_apply(
         fields += ["status", "finished_at", "time_ms"]
         fields += attempt.attempt_win(game)  # pending: reviewed by the task before it counts
     return engine, log, fields
+
+
+class _HistoryMoved(Exception):
+    """The game's undo history was moved to its log just now: read the game again."""
+
+
+def _undo(game: Game, engine: EngineGame) -> MoveResult:
+    """Take back the last move: its step read from the log first (the state keeps no history)."""
+    needed = engine.undo_step_needed
+    if needed:
+        step = MoveLog.objects.filter(game=game, seq=needed).values_list("step", "below").first()
+        if step is None or not step[0]:
+            raise ValueError(f"game {game.pk}: the log has no step for move {needed}")
+        engine.undo_step_load(*step)
+    return engine.undo()
 
 
 def _has_played_daily(*, user: Any, day: date) -> bool:

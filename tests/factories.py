@@ -77,9 +77,20 @@ def played(owner: Any, code: str, log: list[str], **fields: Any) -> Game:
     entries = []
     for seq, text in enumerate(log, start=1):
         result = engine.undo() if text == "undo" else engine.play(Move.parse(text))
-        entries.append((seq, text if text == "undo" else str(result.move), result.points, result.flipped or ""))
+        entries.append(
+            MoveLog(
+                seq=seq,
+                move=text if text == "undo" else str(result.move),
+                points=result.points,
+                flipped=result.flipped or "",
+                step=result.step,
+                below=result.below,
+            )
+        )
     stored = game(owner=owner, code=code, engine=engine, **fields)
-    MoveLog.objects.bulk_create([MoveLog(game=stored, seq=s, move=m, points=p, flipped=f) for s, m, p, f in entries])
+    for entry in entries:
+        entry.game = stored
+    MoveLog.objects.bulk_create(entries)
     return stored
 
 

@@ -1,6 +1,11 @@
 """The game: a Yukon position with its score, move counter and undo history (docs/rules.md,
 docs/scoring.md).
 
+The stored state (:meth:`Game.to_state`) holds the position, not the undo history: each move's
+step back (six characters, :attr:`MoveResult.step`) is kept with the move in the log, and a game
+read from its state is given the one step its next undo takes back (:meth:`Game.undo_step_load`).
+So the state a move rewrites stays small (docs/capacity.md).
+
 >>> game = Game.from_code("YU1-C-AAAAAAB")
 >>> game.view()["tableau"][1]
 ['XX', '4H', '8D', '8H', '5C', 'JH']
@@ -27,13 +32,15 @@ from .errors import IllegalMove
 from .moves import AUTO, FOUNDATION, TO_FOUNDATION, Move, Source, Target
 
 UNDO_LIMIT = 100
+#: One step of the undo history: (src, dst, count, flipped, points, card, seq, below).
+Step = tuple[int, int, int, bool, int, int, int, int]
 GROUP_LIMIT = 20
 FLIP_POINTS = 5
 FOUNDATION_POINTS = 10
 #: The score of a game won without take-backs (docs/scoring.md): every card put on a foundation
 #: once, every face-down card of the deal flipped once. A take-back and its return earn 10 again.
 CLEAN_WIN_SCORE = 52 * FOUNDATION_POINTS + 21 * FLIP_POINTS  # 625
-STATE_VERSION = 2  # 2: the undo history as text, six characters a move (1: lists)
+STATE_VERSION = 3  # 3: no undo history, only its size and top (2: the history as text; 1: as lists)
 _ALL_UP = [KING] * 4  # the foundations of a won game
 
 #: For each rule (relaxed?) and each card, the cards that fit on it (:func:`.cards.fits`).
@@ -53,17 +60,34 @@ _FROM_FOUNDATION = {(f, t): Move(Source(FOUNDATION + f), Target(t)) for f in ran
 
 @dataclass(frozen=True, slots=True)
 class MoveResult:
-    """What an accepted move did: the concrete move (``auto`` resolved), its points, the card it flipped."""
+    """What an accepted move did: the concrete move (``auto`` resolved), its points, the card it
+    flipped; for a move (not an undo) also its step back (``step``, six characters) and the move
+    counter of the step below it on the undo stack (``below``, 0: none), which the log keeps."""
 
     move: Move | None
     points: int
     flipped: str | None
+    step: str = ""
+    below: int = 0
 
 
 class Game:
     """A game of Yukon. Every change goes through :meth:`play` or :meth:`undo`."""
 
-    __slots__ = ("code", "rule", "relaxed", "columns", "down", "foundations", "score", "moves", "history", "last")
+    __slots__ = (
+        "code",
+        "rule",
+        "relaxed",
+        "columns",
+        "down",
+        "foundations",
+        "score",
+        "moves",
+        "history",
+        "undos",
+        "top",
+        "last",
+    )
 
     def __init__(
         self,
@@ -80,9 +104,16 @@ class Game:
         self.foundations = foundations if foundations is not None else [0, 0, 0, 0]
         self.score = 0
         self.moves = 0
-        # (src, dst, count, flipped, points, card): enough to reverse one move, never a copy. Both places
-        # are numbered as sources: a move up goes to FOUNDATION + suit.
-        self.history: deque[tuple[int, int, int, bool, int, int]] = deque(maxlen=UNDO_LIMIT)
+        # (src, dst, count, flipped, points, card, seq, below): enough to reverse one move, never a
+        # copy. Both places are numbered as sources: a move up goes to FOUNDATION + suit. ``seq`` is
+        # the move counter after the move, ``below`` that of the step under it (0: none). In memory:
+        # the steps since the game was made or read, and one a caller loads; ``undos`` says how
+        # many may be taken back.
+        self.history: deque[Step] = deque(maxlen=UNDO_LIMIT)
+        self.undos = 0  # moves that may be taken back now (at most UNDO_LIMIT)
+        # The move counter after the move an undo takes back now (its seq in the log; 0: none;
+        # -1: a state of version 1 or 2, whose steps are in its own history, not in the log).
+        self.top = 0
         self.last: MoveResult | None = None
 
     # -- construction -------------------------------------------------------------------------
@@ -143,7 +174,15 @@ class Game:
 
     @property
     def undo_available(self) -> int:
-        return 0 if self.is_won else len(self.history)
+        return 0 if self.is_won else self.undos
+
+    @property
+    def undo_step_needed(self) -> int:
+        """The move counter of the step an undo needs loaded (:meth:`undo_step_load`), or 0 when
+        none is needed: nothing to undo, or the step already in memory."""
+        if not self.undo_available or (self.history and self.history[-1][-2] == self.top):
+            return 0
+        return self.top
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, pointless ones included, each tableau move once per (card, column)."""
@@ -256,9 +295,13 @@ class Game:
         """Take back the last move (up to 100); counts as a move itself."""
         if self.foundations == _ALL_UP:
             raise IllegalMove("game_over")
-        if not self.history:
+        if not self.undos:
             raise IllegalMove("nothing_to_undo")
-        src, dst, count, flipped, points, card = self.history.pop()
+        if self.undo_step_needed:
+            raise LookupError(f"the step of move {self.top} is not loaded (undo_step_load)")
+        src, dst, count, flipped, points, card, _, below = self.history.pop()
+        self.undos -= 1
+        self.top = below
         columns = self.columns
         if flipped:
             self.down[src] += 1
@@ -312,10 +355,15 @@ class Game:
         return False
 
     def _record(self, src: int, dst: int, count: int, flipped: bool, points: int, card: int, move: Move) -> MoveResult:
-        self.history.append((src, dst, count, flipped, points, card))
+        below = self.top
         self.score += points
         self.moves += 1
-        self.last = result = MoveResult(move, points, CARD_NAMES[self.columns[src][-1]] if flipped else None)
+        self.top = self.moves
+        self.undos = min(self.undos + 1, UNDO_LIMIT)
+        self.history.append((src, dst, count, flipped, points, card, self.moves, below))
+        step = _history_text((src, dst, count, flipped, points, card))
+        flip = CARD_NAMES[self.columns[src][-1]] if flipped else None
+        self.last = result = MoveResult(move, points, flip, step, below)
         return result
 
     # -- views and storage -------------------------------------------------------------------
@@ -350,15 +398,21 @@ class Game:
             "f": list(self.foundations),
             "score": self.score,
             "moves": self.moves,
-            "h": "".join(map(_history_text, self.history)),
+            "u": self.undos,
+            "top": self.top,
             "last": None if self.last is None else [self.last.points, self.last.flipped],
         }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Game:
-        """The game of :meth:`to_state` (read on every move: a table lookup per card)."""
+        """The game of :meth:`to_state` (read on every move: a table lookup per card), without its
+        undo history: an undo needs its step loaded first (:meth:`undo_step_load`).
+
+        A state of version 1 or 2 (written before the steps were kept in the log) holds its whole
+        history: read with it, its ``top`` is -1, and only those steps can be taken back; a game
+        that goes on needs its log's steps written first (``games.history``)."""
         version = state.get("v")
-        if version not in (1, STATE_VERSION):
+        if version not in (1, 2, STATE_VERSION):
             raise ValueError(f"unknown state version: {version!r}")
         columns: list[list[int]] = []
         down: list[int] = []
@@ -374,13 +428,16 @@ class Game:
         game = cls(GameCode.parse(state["code"]), columns, down, list(state["f"]))
         game.score = state["score"]
         game.moves = state["moves"]
-        if version == 1:  # kept: a game left untouched since version 2 came still holds a version-1 state
-            game.history.extend(
-                (src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]
-            )
-        else:
-            text = state["h"]
-            game.history.extend(map(_history_entry, [text[i : i + 6] for i in range(0, len(text), 6)]))
+        if version == STATE_VERSION:
+            game.undos, game.top = state["u"], state["top"]
+        else:  # the whole history in the state, without the moves' numbers
+            if version == 1:
+                steps = [(src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]]
+            else:
+                text = state["h"]
+                steps = [_history_entry(text[i : i + 6]) for i in range(0, len(text), 6)]
+            game.history.extend((*step, -1, -1) for step in steps)
+            game.undos, game.top = len(steps), (-1 if steps else 0)
         last = state.get("last")
         game.last = None if last is None else MoveResult(None, last[0], last[1])
         return game
@@ -390,7 +447,21 @@ class Game:
         game = Game(self.code, [list(col) for col in self.columns], list(self.down), list(self.foundations))
         game.score, game.moves, game.last = self.score, self.moves, self.last
         game.history.extend(self.history)
+        game.undos, game.top = self.undos, self.top
         return game
+
+    def undo_steps(self) -> list[tuple[int, str, int]]:
+        """The steps of the undo history in memory, oldest first, as the log keeps them: (the move
+        counter after the move, its step, the counter of the step below it)."""
+        return [(entry[6], _history_text(entry[:6]), entry[7]) for entry in self.history]
+
+    def undo_step_load(self, step: str, below: int) -> None:
+        """Give the game the step its next undo takes back (:attr:`undo_step_needed`), as the move
+        log kept it: the move's ``step`` and ``below`` (:class:`MoveResult`)."""
+        seq = self.undo_step_needed
+        if not seq:
+            raise ValueError("no step is needed")
+        self.history.append((*_history_entry(step), seq, below))
 
     @classmethod
     def replay(cls, code: GameCode | str, entries: Iterable[str]) -> Game:

@@ -61,6 +61,8 @@ def play_all_but_the_last(game_id: Any, *, pace_ms: int = 1000, idle_ms: int = 0
                 move=str(result.move),
                 points=result.points,
                 flipped=result.flipped or "",
+                step=result.step,
+                below=result.below,
                 created_at=start + timedelta(milliseconds=pace_ms * seq),
             )
         )

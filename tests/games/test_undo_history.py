@@ -1,0 +1,151 @@
+"""The undo history lives in the move log, not in the game's row (docs/capacity.md): a player
+takes back moves as before, up to 100, and the games stored with their history in the state
+(before version 3) keep every take-back they had, whether the migration or a move converts them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from common.errors import ApplicationError, ErrorCode
+from games import services
+from games.engine import UNDO_LIMIT, GameCode
+from games.engine import Game as EngineGame
+from games.engine.game import _history_text
+from games.models import Game, MoveLog
+from games.players import Player
+from tests import factories
+
+CODE = "YU1-C-AAAAAAB"
+
+
+def _random_line(code: str, length: int, seed: int = 3) -> list[str]:
+    """``length`` legal moves of ``code`` (no undo), picked at random but repeatably."""
+    rng = random.Random(seed)
+    engine = EngineGame.from_code(code)
+    line = []
+    while len(line) < length:
+        moves = engine.legal_moves()
+        assert moves, "the line ran out of moves"
+        line.append(str(engine.play(rng.choice(moves)).move))
+    return line
+
+
+def _older_state(engine: EngineGame) -> dict[str, object]:
+    """``engine``'s state as version 2 wrote it: the whole undo history in the state."""
+    state = {key: value for key, value in engine.to_state().items() if key not in ("u", "top")}
+    return {**state, "v": 2, "h": "".join(_history_text(entry[:6]) for entry in engine.history)}
+
+
+def _older_game(owner: object, line: list[str]) -> Game:
+    """A game stored before version 3: its state holds its history, its log no steps."""
+    game = factories.played(owner, CODE, line)
+    engine = EngineGame.replay(CODE, line)
+    Game.objects.filter(pk=game.pk).update(state=_older_state(engine))
+    MoveLog.objects.filter(game=game).update(step="", below=0)
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.mark.django_db
+def test_a_player_takes_back_up_to_100_moves_and_the_row_keeps_no_history():
+    account = factories.user()
+    player = Player(user=account)
+    line = _random_line(CODE, 30)
+    game = factories.played(account, CODE, line)
+    expected = EngineGame.replay(CODE, line)
+
+    for _ in range(UNDO_LIMIT - 70):
+        services.game_undo(game_id=game.pk, player=player)
+        expected.undo()
+        stored = Game.objects.get(pk=game.pk)
+        assert EngineGame.from_state(stored.state).view() == expected.view()
+        assert "h" not in stored.state and stored.state["u"] == expected.undo_available
+
+    # Everything taken back: the next undo is refused, and nothing changed.
+    with pytest.raises(ApplicationError) as refused:
+        services.game_undo(game_id=game.pk, player=player)
+    assert refused.value.code is ErrorCode.NOTHING_TO_UNDO
+
+
+@pytest.mark.django_db
+def test_after_more_than_100_moves_exactly_the_last_100_can_be_taken_back():
+    account = factories.user()
+    player = Player(user=account)
+    game = factories.game(owner=account, code=CODE)
+    engine = EngineGame.from_code(CODE)
+    rng = random.Random(11)
+    while engine.moves < UNDO_LIMIT + 20:
+        moves = engine.legal_moves()
+        move = rng.choice(moves)
+        engine.play(move)
+        services.game_play(game_id=game.pk, player=player, move=move)
+    # Interleaved: a take-back, a move, a take-back ... stays in step with the engine in memory.
+    for n in range(2 * UNDO_LIMIT):
+        if n % 10 == 9 and n < UNDO_LIMIT:
+            move = rng.choice(engine.legal_moves())
+            engine.play(move)
+            services.game_play(game_id=game.pk, player=player, move=move)
+        if not engine.undo_available:
+            break
+        engine.undo()
+        services.game_undo(game_id=game.pk, player=player)
+        assert EngineGame.from_state(Game.objects.get(pk=game.pk).state).view() == engine.view()
+    assert engine.undo_available == 0
+    with pytest.raises(ApplicationError) as refused:
+        services.game_undo(game_id=game.pk, player=player)
+    assert refused.value.code is ErrorCode.NOTHING_TO_UNDO
+
+
+@pytest.mark.django_db
+def test_a_game_stored_with_its_history_in_the_state_takes_back_every_move_it_had():
+    account = factories.user()
+    player = Player(user=account)
+    line = _random_line(CODE, 12)
+    game = _older_game(account, line)
+    expected = EngineGame.replay(CODE, line)
+
+    # The first change of such a game moves its history to the log, then makes the change.
+    services.game_undo(game_id=game.pk, player=player)
+    expected.undo()
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.state["v"] == 3 and "h" not in stored.state
+    assert MoveLog.objects.filter(game=game).exclude(step="").count() == 12
+    while expected.undo_available:
+        services.game_undo(game_id=game.pk, player=player)
+        expected.undo()
+        assert EngineGame.from_state(Game.objects.get(pk=game.pk).state).view() == expected.view()
+    assert expected.view()["tableau"] == EngineGame.from_code(CODE).view()["tableau"]  # back at the deal
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_moves_the_history_of_games_in_progress_to_their_logs():
+    account = factories.user()
+    line = _random_line(CODE, 9)
+    game = _older_game(account, line)
+    won = factories.game(owner=account, engine=factories.one_move_from_winning(CODE))
+    won_state = {**_older_state(EngineGame.from_state(won.state)), "h": ""}
+    Game.objects.filter(pk=won.pk).update(state=won_state)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0014_movelog_undo_steps")])
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0015_undo_history_to_log")])
+
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.state["v"] == 3 and stored.state["u"] == 9 and stored.state["top"] == 9
+    assert list(MoveLog.objects.filter(game=game).order_by("seq").values_list("below", flat=True)) == list(range(9))
+    assert Game.objects.get(pk=won.pk).state == won_state  # a finished game is left as it was
+
+    player = Player(user=account)
+    expected = EngineGame.replay(CODE, line)
+    for _ in range(9):
+        services.game_undo(game_id=game.pk, player=player)
+        expected.undo()
+    assert EngineGame.from_state(Game.objects.get(pk=game.pk).state).view() == expected.view()
+    assert str(GameCode.parse(stored.code)) == CODE
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
