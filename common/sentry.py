@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: columns (``t``) and hidden count (``h``), codes, the engine's columns and face-down counts; and
 #: Sentry's own list of passwords, tokens, cookies... (its ``EventScrubber`` is not used with
 #: ``data_collection``: :func:`scrub_event` filters them).
-GAME_KEYS = ["state", "code", "codes", "game_code", "letters", "t", "h", "columns", "down", "tableau", "cards"]
+GAME_KEYS = ["state", "code", "codes", "game_code", "letters", "c", "t", "h", "columns", "down", "tableau", "cards"]
 _DENIED = frozenset(key.lower() for key in [*GAME_KEYS, *DEFAULT_DENYLIST, *DEFAULT_PII_DENYLIST])
 _CODE = re.compile(r"YU[12]-[CR]-[A-Za-z]+", re.IGNORECASE)
 #: A word of two or more card names (a column of a stored state: "8h9DTS9CJH5C", face-down in lower
@@ -34,13 +34,17 @@ _CODE = re.compile(r"YU[12]-[CR]-[A-Za-z]+", re.IGNORECASE)
 #: whose last card is face up, in upper case.
 _CARD_RUN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQKatjqk][SHDCshdc]){2,}(?![A-Za-z0-9])")
 _HEX = re.compile(r"[0-9a-f]+")
+# The stored state's columns (games.engine.Game.to_state): seven runs of letters, one a card,
+# joined by commas.
+_STATE_COLUMNS = re.compile(r"(?<![A-Za-z0-9,])[A-Za-z]*(?:,[A-Za-z]*){6}(?![A-Za-z0-9,])")
 _CREDENTIAL_HEADERS = {"cookie", "authorization", "x-csrftoken", "proxy-authorization"}
 FILTERED = "[Filtered]"
 
 
 def scrub_text(text: str) -> str:
-    """``text`` without a game code or a run of card names."""
+    """``text`` without a game code, a run of card names or a stored state's columns."""
     text = _CODE.sub("[code]", text)
+    text = _STATE_COLUMNS.sub("[cards]", text)
     return _CARD_RUN.sub(lambda match: match[0] if _HEX.fullmatch(match[0]) else "[cards]", text)
 
 

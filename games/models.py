@@ -247,8 +247,11 @@ class MoveLog(models.Model):
     """One accepted move or undo. ``seq`` is the move counter after it (1, 2, ...)."""
 
     # No index of its own: the unique (game, seq) below serves every lookup by game, and one index
-    # fewer is one write fewer per move.
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
+    # fewer is one write fewer per move. No foreign key constraint in the database either: its
+    # check locks the game's row on every insert, a WAL record of its own (55 bytes a move,
+    # bench/storage_bench.py); the game's row was just written by the same statement
+    # (games.store), and a game's deletion takes its log with it (Django's cascade).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False, db_constraint=False)
     seq = models.PositiveIntegerField()
     move = models.CharField(max_length=24)  # str(Move), e.g. "t3:7H>t5", or "undo"
     points = models.IntegerField()

@@ -45,3 +45,22 @@ def card_names_in(text: str) -> set[str]:
 def play_first_legal(client: Any, state: dict[str, Any]) -> Any:
     """POST the first legal move of ``state``."""
     return client.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
+
+
+def older_state(engine: EngineGame, version: int = 2) -> dict[str, Any]:
+    """``engine``'s state as versions 1 and 2 wrote it (before the undo history moved to the
+    log): the columns as card names, the whole history in the state (1: lists; 2: text)."""
+    from games.engine.game import _history_text
+
+    history = [entry[:6] for entry in engine.history]
+    last = engine.last
+    return {
+        "v": version,
+        "code": str(engine.code),
+        "t": engine.layout(),
+        "f": list(engine.foundations),
+        "score": engine.score,
+        "moves": engine.moves,
+        "h": [list(step) for step in history] if version == 1 else "".join(map(_history_text, history)),
+        "last": None if last is None else [last.points, last.flipped],
+    }

@@ -21,9 +21,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.reveal:
-        state = game.to_state()
         print(f"{game.code}  (face-down cards in lower case)")
-        for n, text in enumerate(state["t"], 1):
+        for n, text in enumerate(game.layout(), 1):
             print(f"t{n}: " + " ".join(text[i : i + 2] for i in range(0, len(text), 2)))
     else:
         print(game)

@@ -386,21 +386,33 @@ class Game:
             "last": None if self.last is None else {"points": self.last.points, "flipped": self.last.flipped},
         }
 
+    def layout(self) -> list[str]:
+        """The columns as card names, bottom first, face-down cards in lower case (e.g.
+        ``"8s4H8D"``): the form of docs/codes.md's test vectors."""
+        return [
+            "".join(CARD_NAMES[c].lower() if i < d else CARD_NAMES[c] for i, c in enumerate(col))
+            for col, d in zip(self.columns, self.down, strict=True)
+        ]
+
     def to_state(self) -> dict[str, Any]:
-        """The whole game for the server's storage (face-down cards included): JSON-ready."""
+        """The whole game for the server's storage (face-down cards included): JSON-ready, and
+        small, since every move rewrites it: one character a card (``t``: the columns bottom first,
+        comma-separated; ``d``: how many lie face down in each; ``f``: each suit's top rank), the
+        undo history's size and top (``u``, ``top``), the last move (``l``: its points and the card
+        it flipped, ``+05 8S``-like without the space, fixed width). PostgreSQL then logs little of
+        a move's update beyond what changed (bench/storage_bench.py)."""
+        last = self.last
         return {
             "v": STATE_VERSION,
-            "code": str(self.code),
-            "t": [
-                "".join(CARD_NAMES[c].lower() if i < d else CARD_NAMES[c] for i, c in enumerate(col))
-                for col, d in zip(self.columns, self.down, strict=True)
-            ],
-            "f": list(self.foundations),
-            "score": self.score,
-            "moves": self.moves,
+            "c": str(self.code),
+            "d": "".join(_DIGITS[d] for d in self.down),
+            "f": "".join(_DIGITS[f] for f in self.foundations),
+            "t": ",".join("".join(_CARD_CHAR[c] for c in col) for col in self.columns),
             "u": self.undos,
             "top": self.top,
-            "last": None if self.last is None else [self.last.points, self.last.flipped],
+            "l": "" if last is None else f"{last.points:+03d}{last.flipped or '--'}",
+            "moves": self.moves,
+            "score": self.score,
         }
 
     @classmethod
@@ -412,7 +424,9 @@ class Game:
         history: read with it, its ``top`` is -1, and only those steps can be taken back; a game
         that goes on needs its log's steps written first (``games.history``)."""
         version = state.get("v")
-        if version not in (1, 2, STATE_VERSION):
+        if version == STATE_VERSION:
+            return cls._from_compact_state(state)
+        if version not in (1, 2):
             raise ValueError(f"unknown state version: {version!r}")
         columns: list[list[int]] = []
         down: list[int] = []
@@ -428,18 +442,31 @@ class Game:
         game = cls(GameCode.parse(state["code"]), columns, down, list(state["f"]))
         game.score = state["score"]
         game.moves = state["moves"]
-        if version == STATE_VERSION:
-            game.undos, game.top = state["u"], state["top"]
-        else:  # the whole history in the state, without the moves' numbers
-            if version == 1:
-                steps = [(src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]]
-            else:
-                text = state["h"]
-                steps = [_history_entry(text[i : i + 6]) for i in range(0, len(text), 6)]
-            game.history.extend((*step, -1, -1) for step in steps)
-            game.undos, game.top = len(steps), (-1 if steps else 0)
+        # the whole history in the state, without the moves' numbers
+        if version == 1:
+            steps = [(src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]]
+        else:
+            text = state["h"]
+            steps = [_history_entry(text[i : i + 6]) for i in range(0, len(text), 6)]
+        game.history.extend((*step, -1, -1) for step in steps)
+        game.undos, game.top = len(steps), (-1 if steps else 0)
         last = state.get("last")
         game.last = None if last is None else MoveResult(None, last[0], last[1])
+        return game
+
+    @classmethod
+    def _from_compact_state(cls, state: dict[str, Any]) -> Game:
+        columns = [[_CHAR_CARD[char] for char in text] for text in state["t"].split(",")]
+        down = [_DIGIT_VALUE[digit] for digit in state["d"]]
+        foundations = [_DIGIT_VALUE[digit] for digit in state["f"]]
+        if len(columns) != 7 or len(down) != 7 or len(foundations) != 4:
+            raise ValueError("a stored game has 7 columns and 4 foundations")
+        game = cls(GameCode.parse(state["c"]), columns, down, foundations)
+        game.score, game.moves = state["score"], state["moves"]
+        game.undos, game.top = state["u"], state["top"]
+        last = state["l"]
+        if last:
+            game.last = MoveResult(None, int(last[:3]), None if last[3:] == "--" else last[3:])
         return game
 
     def copy(self) -> Game:
@@ -539,7 +566,11 @@ def _history_entry(text: str) -> tuple[int, int, int, bool, int, int]:
     return src, dst, count, flipped == 1, points - _POINTS_OFFSET, card
 
 
-# The stored form of a card: its name, in lower case when it lies face down.
+# A card in the stored state: one character (deck order: _CARD_CHAR[card]).
+_CARD_CHAR = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_CHAR_CARD = {char: card for card, char in enumerate(_CARD_CHAR)}
+
+# The stored form of a card in versions 1 and 2: its name, in lower case when it lies face down.
 _STORED_CARD: dict[str, int] = {
     **{name: card for card, name in enumerate(CARD_NAMES)},
     **{name.lower(): card for card, name in enumerate(CARD_NAMES)},

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine import ACE, AUTO, FOUNDATION, TO_FOUNDATION, Game, GameCode, IllegalMove, Move, Rule, card_of
 from games.engine.cards import CARD_NAMES
-from games.engine.game import _history_text
+from tests.support import older_state
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 codes = st.builds(GameCode, st.sampled_from(list(Rule)), st.integers(0, 26**7 - 1))
@@ -98,11 +98,8 @@ def test_a_copy_is_equal_and_goes_its_own_way(code: GameCode, picks: list[int]) 
 def test_games_stored_in_the_older_state_formats_still_read_and_undo(code: GameCode, picks: list[int]) -> None:
     game = Game.new(code)
     random_play(game, picks)
-    history = [entry[:6] for entry in game.history]
-    current = {key: value for key, value in game.to_state().items() if key not in ("u", "top")}
-    first = {**current, "v": 1, "h": [list(entry) for entry in history]}
-    second = {**current, "v": 2, "h": "".join(_history_text(entry) for entry in history)}
-    for older in (first, second):
+    history = list(game.history)
+    for older in (older_state(game, 1), older_state(game, 2)):
         live = game.copy()
         restored = Game.from_state(json.loads(json.dumps(older)))
         assert restored.top == (-1 if history else 0) and restored.undo_available == live.undo_available

@@ -58,7 +58,7 @@ def test_no_response_of_any_endpoint_names_a_card_that_was_never_face_up(account
 def test_naming_a_face_down_card_answers_exactly_like_naming_a_card_not_in_the_column(player):
     game = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()
     engine = EngineGame.new(GameCode.parse("YU1-C-AAAAAAB"))
-    state = engine.to_state()["t"][6]  # column 7: six face-down cards (lower case) under five
+    state = engine.layout()[6]  # column 7: six face-down cards (lower case) under five
     face_down = state[:2].upper()
     elsewhere = "7H"  # the single card of column 1
     url = f"/api/v1/games/{game['id']}/moves"

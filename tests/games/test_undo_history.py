@@ -14,10 +14,10 @@ from common.errors import ApplicationError, ErrorCode
 from games import services
 from games.engine import UNDO_LIMIT, GameCode
 from games.engine import Game as EngineGame
-from games.engine.game import _history_text
 from games.models import Game, MoveLog
 from games.players import Player
 from tests import factories
+from tests.support import older_state
 
 CODE = "YU1-C-AAAAAAB"
 
@@ -34,17 +34,11 @@ def _random_line(code: str, length: int, seed: int = 3) -> list[str]:
     return line
 
 
-def _older_state(engine: EngineGame) -> dict[str, object]:
-    """``engine``'s state as version 2 wrote it: the whole undo history in the state."""
-    state = {key: value for key, value in engine.to_state().items() if key not in ("u", "top")}
-    return {**state, "v": 2, "h": "".join(_history_text(entry[:6]) for entry in engine.history)}
-
-
 def _older_game(owner: object, line: list[str]) -> Game:
     """A game stored before version 3: its state holds its history, its log no steps."""
     game = factories.played(owner, CODE, line)
     engine = EngineGame.replay(CODE, line)
-    Game.objects.filter(pk=game.pk).update(state=_older_state(engine))
+    Game.objects.filter(pk=game.pk).update(state=older_state(engine))
     MoveLog.objects.filter(game=game).update(step="", below=0)
     return Game.objects.get(pk=game.pk)
 
@@ -126,7 +120,7 @@ def test_the_migration_moves_the_history_of_games_in_progress_to_their_logs():
     line = _random_line(CODE, 9)
     game = _older_game(account, line)
     won = factories.game(owner=account, engine=factories.one_move_from_winning(CODE))
-    won_state = {**_older_state(EngineGame.from_state(won.state)), "h": ""}
+    won_state = older_state(EngineGame.from_state(won.state))
     Game.objects.filter(pk=won.pk).update(state=won_state)
 
     executor = MigrationExecutor(connection)

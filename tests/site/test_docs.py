@@ -148,7 +148,7 @@ def test_docs_codes_lists_the_vectors_of_both_versions() -> None:
 
 @pytest.mark.parametrize("code", sorted(vectors()))
 def test_every_code_vector_of_the_docs_is_what_the_engine_deals(code: str) -> None:
-    columns = Game.from_code(code).to_state()["t"]
+    columns = Game.from_code(code).layout()
     dealt = " | ".join(" ".join(column[i : i + 2] for i in range(0, len(column), 2)) for column in columns)
     assert vectors()[code] == dealt
 

@@ -19,6 +19,7 @@ from sentry_sdk.transport import Transport
 
 from common.sentry import scrub_text, sentry_init
 from games.daily import utc_today
+from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.models import DailyDeal, Game
 from tests import factories
@@ -130,7 +131,8 @@ def test_an_error_inside_a_move_of_todays_deal_is_reported_without_its_code_or_f
     text = json.dumps(events)
     assert "RuntimeError" in text and "lost the write of" in text  # it is reported, and says what happened
     assert code not in text and code.split("-")[-1] not in text
-    columns = seen["state"]["t"]  # the state the move made (its face-down cards in lower case)
+    assert seen["state"]["t"] not in text  # the stored columns, one character a card
+    columns = EngineGame.from_state(seen["state"]).layout()  # the state the move made (face down in lower case)
     hidden = {column[i : i + 2] for column in columns for i in range(0, len(column), 2) if column[i : i + 2].islower()}
     assert len(hidden) >= 20  # 0 + 1 + ... + 6 at the deal, less at most one flip
     for column in columns:
@@ -150,6 +152,11 @@ def _words(text: str) -> list[str]:
     import re
 
     return [word.lower() for word in re.findall(r"[A-Za-z0-9]+", text)]
+
+
+def test_the_text_scrubber_takes_out_a_stored_states_columns() -> None:
+    columns = EngineGame.from_code("YU1-C-AAAAAAB").to_state()["t"]
+    assert scrub_text(f"state {{'t': '{columns}', 'u': 0}}") == "state {'t': '[cards]', 'u': 0}"
 
 
 def test_the_text_scrubber_leaves_ids_and_single_cards_alone() -> None:
