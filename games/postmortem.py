@@ -34,7 +34,7 @@ from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
 from .competition import clock
-from .models import DailyDeal, Game, GamePostMortem, MoveLog, StatusChoices
+from .models import COUNTED_REVIEWS, DailyDeal, Game, GamePostMortem, MoveLog, StatusChoices
 
 Answer = Literal["yes", "no", "unknown"]
 Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
@@ -276,16 +276,16 @@ def postmortem_record(*, game_id: UUID | str, now: datetime | None = None) -> Ga
     return row
 
 
-def postmortems_due(*, now: datetime | None = None, limit: int = 500) -> list[str]:
-    """Games that should have a post-mortem and have none (the beat's pick): practice games won in
-    the last hours and the daily games of yesterday (its day just closed)."""
+def postmortems_due(*, now: datetime | None = None) -> list[str]:
+    """The games the beat analyses without being asked: yesterday's top ``POSTMORTEM_DAILY_TOP``
+    results (its day just closed; the replays most players open) that have no post-mortem yet.
+    Every other game is analysed when its replay is opened (:mod:`games.replay`)."""
     now = now or timezone.now()
-    recent_wins = Game.objects.filter(
-        status=StatusChoices.WON, finished_at__gte=now - timedelta(hours=3), daily__isnull=True, moves__gt=0
+    top = (
+        Game.objects.filter(
+            daily=clock.today(now) - timedelta(days=1), ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS
+        )
+        .order_by("time_ms", "moves")
+        .values_list("pk", flat=True)[: settings.POSTMORTEM_DAILY_TOP]
     )
-    yesterday = Game.objects.filter(daily=clock.today(now) - timedelta(days=1), moves__gt=0)
-    ids: list[str] = []
-    for games in (recent_wins, yesterday):
-        picked = games.filter(postmortem__isnull=True).order_by().values_list("pk", flat=True)[: limit - len(ids)]
-        ids.extend(str(pk) for pk in picked)
-    return ids
+    return [str(pk) for pk in Game.objects.filter(pk__in=list(top), postmortem__isnull=True).values_list("pk", flat=True)]

@@ -6,21 +6,17 @@ receiver only sends tasks, by id, once the transaction commits; the work runs in
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from django.db import transaction
 
 from . import tasks
 
 
 def on_game_won(sender: Any, *, game_id: str, ranked: bool, **kwargs: Any) -> None:
     """A won ranked attempt: its review, in games' own task (the event comes after the commit
-    already). Any other won game: its post-mortem at once rather than at the next beat
-    (``games.postmortems_pending`` stays the catch-up); a ranked attempt is a daily deal's,
-    analysed only once its day is over, and a won practice game of today's deal is sent and the
-    task declines it."""
+    already). No post-mortem: that runs when the player opens the game's replay
+    (:func:`games.replay.replay_body`), or for the top results of a day once it is over
+    (``games.postmortems_pending``); at a million games a day, one for every game would keep
+    dozens of cores busy for pages few players open (docs/capacity.md)."""
     if ranked:
         tasks.ranked_win_review.delay(game_id)
-        return
-    transaction.on_commit(partial(tasks.game_postmortem.delay, game_id))

@@ -86,6 +86,6 @@ def game_postmortem(game_id: str) -> None:
 
 @shared_task(name="games.postmortems_pending", **RETRY)
 def postmortems_pending() -> None:
-    """Beat, every minute: a post-mortem task for each finished game that has none yet."""
+    """Beat, every minute: a post-mortem task for each of yesterday's top results without one."""
     for game_id in postmortem.postmortems_due():
         game_postmortem.delay(game_id)

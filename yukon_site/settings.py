@@ -189,7 +189,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
     "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
-    # A solver's post-mortem of each finished game (practice wins of the last hours, yesterday's daily games).
+    # A solver's post-mortem of yesterday's top results (every other game's when its replay is opened).
     "postmortems": {"task": "games.postmortems_pending", "schedule": 60.0},
     # Idempotency records only need to outlive a client's retries.
     "idempotency-prune": {"task": "games.idempotency_records_prune", "schedule": 3600.0},
@@ -235,6 +235,10 @@ FAIRPLAY_REVIEW_HOURS = int(os.environ.get("FAIRPLAY_REVIEW_HOURS", "24"))
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))
 POSTMORTEM_MAX_SOLVES = int(os.environ.get("POSTMORTEM_MAX_SOLVES", "24"))
+# It runs when a player opens a finished game's replay, and, once a day is over, for that day's
+# this many top results (its public replays, which most players open): never for every game
+# (docs/capacity.md).
+POSTMORTEM_DAILY_TOP = int(os.environ.get("POSTMORTEM_DAILY_TOP", "10"))
 
 # -- auth --------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = ["accounts.authentication.CachedModelBackend"]  # a session's account, cached

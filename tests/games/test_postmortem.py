@@ -15,7 +15,7 @@ from games import postmortem, tasks
 from games.daily import utc_today
 from games.engine import Game as EngineGame
 from games.engine import GameCode
-from games.models import GamePostMortem, MoveLog
+from games.models import Game, GamePostMortem, MoveLog
 from tests import factories
 from tests.stats.helpers import deal, win_as_a_human, winning_line
 
@@ -120,27 +120,51 @@ def test_which_games_are_due(account: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_the_beat_picks_recent_practice_wins_and_yesterdays_daily_games(account: Any, eager_tasks: None) -> None:
+def test_the_beat_picks_yesterdays_top_results_and_nothing_else(account: Any, eager_tasks: None, settings: Any) -> None:
+    settings.POSTMORTEM_DAILY_TOP = 2
+    yesterday = utc_today() - timedelta(days=1)
+    deal(yesterday, code=WON_CODE, solution_length=77)
     line = [str(m) for m in winning_line(WON_CODE)]
-    won = _stored(account, WON_CODE, line, minutes_ago=5)
-    playing = _stored(account, LOST_CODE, LOST_LOG, minutes_ago=5)
-    assert set(postmortem.postmortems_due()) == {str(won.id)}
+    results = {
+        name: _stored(factories.user(), WON_CODE, line, daily=yesterday, ranked=True, review=review, time_ms=time_ms)
+        for name, review, time_ms in (
+            ("first", "verified", 70_000),
+            ("held", "held", 60_000),  # faster, but it does not count
+            ("second", "approved", 80_000),
+            ("third", "verified", 90_000),
+        )
+    }
+    practice_win = _stored(account, WON_CODE, line, minutes_ago=5)
+    left = _stored(account, LOST_CODE, LOST_LOG, minutes_ago=120)
+
+    assert set(postmortem.postmortems_due()) == {str(results["first"].id), str(results["second"].id)}
     tasks.postmortems_pending()
-    assert list(GamePostMortem.objects.values_list("game_id", flat=True)) == [won.id]
+    analysed = set(GamePostMortem.objects.values_list("game_id", flat=True))
+    assert analysed == {results["first"].id, results["second"].id}
     assert postmortem.postmortems_due() == []
-    assert not GamePostMortem.objects.filter(game=playing).exists()
-    assert GameCode.parse(won.code)  # (the stored code is the deal's)
+    # A practice game, won or left, and a result further down: when a player opens its replay.
+    assert not GamePostMortem.objects.filter(game__in=[practice_win, left, results["third"]]).exists()
 
 
 @pytest.mark.django_db
-def test_a_won_practice_game_gets_its_postmortem_at_once_without_the_beat(
-    player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any
+def test_a_won_practice_game_gets_no_postmortem_until_its_replay_is_opened(
+    player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr("games.replay.postmortem_dispatch", asked.append)
     state = player.post("/api/v1/games", {"code": WON_CODE}, format="json").json()
     with django_capture_on_commit_callbacks(execute=True):
         win_as_a_human(player, state["id"])
+    tasks.postmortems_pending()
+    assert not GamePostMortem.objects.exists() and asked == []
+
+    first = player.get(f"/api/v1/games/{state['id']}/replay").json()
+    assert first["postmortem"] is None and first["postmortem_pending"] is True
+    assert asked == [state["id"]]
+    tasks.game_postmortem(asked[0])  # what the worker does with it
     row = GamePostMortem.objects.get(game_id=state["id"])
     assert (row.verdict, row.final, row.moves) == ("winnable", "won", len(winning_line(WON_CODE)))
+    assert player.get(f"/api/v1/games/{state['id']}/replay").json()["postmortem"]["final"] == "won"
 
 
 @pytest.mark.django_db
@@ -159,6 +183,7 @@ def test_a_won_daily_game_gets_its_postmortem_only_once_its_day_is_over(
     assert not GamePostMortem.objects.exists()  # today's deal: nothing about it while the day is open
     tasks.postmortems_pending()  # nor from the beat
     assert not GamePostMortem.objects.exists()
+    Game.objects.filter(pk=ranked["id"]).update(review="verified")  # (its review task did not run here)
     with time_machine.travel(timezone.now() + timedelta(days=1)):
-        tasks.postmortems_pending()  # the day is over: the beat's catch-up
-    assert set(GamePostMortem.objects.values_list("game_id", flat=True)) == {UUID(ranked["id"]), UUID(practice["id"])}
+        tasks.postmortems_pending()  # the day is over: its top results (the practice game: when opened)
+    assert set(GamePostMortem.objects.values_list("game_id", flat=True)) == {UUID(ranked["id"])}

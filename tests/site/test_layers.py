@@ -156,22 +156,19 @@ def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, djang
     for module, name in (
         (stats_tasks, "personal_best_update"),
         (stats_tasks, "daily_result_update"),
-        (games_tasks, "game_postmortem"),
         (games_tasks, "ranked_win_review"),
     ):
         record = lambda game_id, name=name: sent.append((name, game_id))  # noqa: E731
         monkeypatch.setattr(getattr(module, name), "delay", record)
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    with django_capture_on_commit_callbacks(execute=True):
         signals.game_won.send(sender=Game, game_id="g1", ranked=False)
         signals.game_won.send(sender=Game, game_id="g2", ranked=True)
         signals.ranked_results_changed.send(sender=Game, game_ids=["g3", "g4"])
 
-    assert len(callbacks) == 1  # the post-mortem goes out once the transaction commits
-
     assert sorted(sent) == sorted(
         [
-            ("game_postmortem", "g1"),  # a ranked attempt (g2) is a daily deal's: analysed once its day is over
+            # no post-mortem: that waits until a player opens the game's replay
             ("personal_best_update", "g1"),
             ("personal_best_update", "g2"),
             ("ranked_win_review", "g2"),  # games reviews its ranked win; its verdict is the next event
