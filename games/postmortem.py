@@ -283,9 +283,14 @@ def postmortems_due(*, now: datetime | None = None) -> list[str]:
     now = now or timezone.now()
     top = (
         Game.objects.filter(
-            daily=clock.today(now) - timedelta(days=1), ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS
+            daily=clock.today(now) - timedelta(days=1),
+            ranked=True,
+            status=StatusChoices.WON,
+            review__in=COUNTED_REVIEWS,
         )
         .order_by("time_ms", "moves")
         .values_list("pk", flat=True)[: settings.POSTMORTEM_DAILY_TOP]
     )
-    return [str(pk) for pk in Game.objects.filter(pk__in=list(top), postmortem__isnull=True).values_list("pk", flat=True)]
+    return [
+        str(pk) for pk in Game.objects.filter(pk__in=list(top), postmortem__isnull=True).values_list("pk", flat=True)
+    ]

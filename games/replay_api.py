@@ -9,9 +9,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.serializers import ErrorSerializer
+from common.throttles import throttles
 
 from .api import player_of
 from .replay import replay_body, replay_game
@@ -75,13 +77,17 @@ class ReplaySerializer(serializers.Serializer):
 
 
 class GameReplayApi(ApiView):
+    # Opening a replay asks for its game's post-mortem (the solver, in the worker): limited as hints are.
+    def get_throttles(self) -> list[BaseThrottle]:
+        return throttles("help", "help_ip")
+
     @extend_schema(
         operation_id="games_replay",
         summary="A game's replay: the deal, every position as the player saw it, the post-mortem and the par",
         description="Your own games at any time; anyone's among the top 10 counted ranked games of a day "
         "once that day is over; staff's (`games.view_game`) any daily game once its day is over (else 404). "
         "Face-down cards stay `XX` until they are turned up.",
-        responses={200: ReplaySerializer, **{code: OpenApiResponse(ErrorSerializer) for code in (404, 409)}},
+        responses={200: ReplaySerializer, **{code: OpenApiResponse(ErrorSerializer) for code in (404, 409, 429)}},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         now = timezone.now()

@@ -444,7 +444,9 @@ class Game:
         game.moves = state["moves"]
         # the whole history in the state, without the moves' numbers
         if version == 1:
-            steps = [(src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]]
+            steps = [
+                (src, dst, count, bool(flipped), points, card) for src, dst, count, flipped, points, card in state["h"]
+            ]
         else:
             text = state["h"]
             steps = [_history_entry(text[i : i + 6]) for i in range(0, len(text), 6)]

@@ -17,6 +17,7 @@ from games.models import MoveLog
 from tests import factories
 from tests.games.test_postmortem import LOST_CODE, LOST_LOG, WON_CODE
 from tests.stats.helpers import deal, winning_line, won_ranked_game
+from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +158,14 @@ def test_the_replay_page_is_there_for_the_games_guest_and_a_404_page_for_another
     assert mine.status_code == 200 and b'id="replay"' in mine.content
     assert theirs.status_code == 404 and b'id="replay-error"' in theirs.content
     assert b'id="replay"' not in theirs.content
+
+
+def test_opening_replays_is_rate_limited_as_hints_are(settings: Any, player: Any, account: Any) -> None:
+    """A replay asks for its game's post-mortem (the solver, in the worker): one who opens replays
+    by the hundred is refused, as one who asks hints is."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "help": "2/minute"}}
+    game = factories.played(account, LOST_CODE, LOST_LOG)
+    for _ in range(2):
+        assert player.get(f"/api/v1/games/{game.id}/replay").status_code == 200
+    assert_error(player.get(f"/api/v1/games/{game.id}/replay"), 429, "throttled")
