@@ -180,7 +180,7 @@ def _records(connection: Any, start: str, end: str, database_oid: int) -> list[t
     the file node of its first block)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            r"""
             WITH records AS (
                 SELECT resource_manager, record_type, record_length, fpi_length, xid, block_ref
                 FROM pg_get_wal_records_info(%s::pg_lsn, %s::pg_lsn)

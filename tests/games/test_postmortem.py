@@ -14,7 +14,6 @@ from django.utils import timezone
 from games import postmortem, tasks
 from games.daily import utc_today
 from games.engine import Game as EngineGame
-from games.engine import GameCode
 from games.models import Game, GamePostMortem, MoveLog
 from tests import factories
 from tests.stats.helpers import deal, win_as_a_human, winning_line
