@@ -98,6 +98,10 @@ class Game(models.Model):
             models.Index(fields=["daily", "status"], name="game_daily_status"),
             # The repair task's read: games won in the last minutes.
             models.Index(fields=["finished_at"], condition=Q(status="won"), name="game_won_recent"),
+            # Unfinished practice games by age: what games.lifecycle looks through for idle ones.
+            models.Index(
+                fields=["created_at"], condition=Q(status="playing", daily__isnull=True), name="game_open_practice"
+            ),
             # The day's attempts at a machine's pace (games.competition.suspects.suspects_paced).
             models.Index(fields=["daily"], condition=Q(machine_pace_at__isnull=False), name="game_machine_paced"),
             # The clairvoyance test's "would this win enter the day's top 100?": a short range count.

@@ -12,6 +12,7 @@ from typing import Any
 from games.engine import Game as EngineGame
 
 from .competition import attempt, clock
+from .lifecycle import removal_at
 from .models import Game, MoveLog
 
 
@@ -99,7 +100,12 @@ def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
         "elapsed_ms": game.elapsed_ms(now),
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "removal_at": _iso(removal_at(game, now=now)),
     }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
 
 
 def move_log_entry(entry: MoveLog) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from common.errors import ApplicationError, ErrorCode
 
 from .competition import clock
+from .lifecycle import with_last_activity
 from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 
@@ -29,7 +30,8 @@ def game_list(*, player: Player, status: str | None = None) -> QuerySet[Game]:
     games = Game.objects.filter(player.owns())
     if status is not None:
         games = games.filter(status=status)
-    return games.defer("state").order_by("-created_at", "-pk")
+    # (when each was last played: an idle unfinished game says when it will be removed)
+    return with_last_activity(games.defer("state")).order_by("-created_at", "-pk")
 
 
 def counted_ranked_wins() -> QuerySet[Game]:

@@ -250,6 +250,11 @@ class GameSummarySerializer(serializers.Serializer):
     elapsed_ms = serializers.IntegerField(min_value=0)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    removal_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="An unfinished practice game left without a move is removed after 90 days: when, "
+        "once that is two weeks away or less (a move keeps it). Null otherwise.",
+    )
 
 
 class MoveLogEntrySerializer(serializers.Serializer):

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from common.retries import RETRY
 
-from . import postmortem, services
+from . import lifecycle, postmortem, services
 from .competition import attempt, links, suspects
 from .daily import daily_deals_prepare_task
 
@@ -26,6 +26,7 @@ __all__ = [
     "clairvoyance_check",
     "daily_attempts_close",
     "daily_deals_prepare_task",
+    "data_prune",
     "fairplay_links_prune",
     "game_postmortem",
     "idempotency_records_prune",
@@ -39,6 +40,16 @@ __all__ = [
 def idempotency_records_prune(hours: int = 24) -> None:
     """Beat, hourly: drop idempotency records older than ``hours`` (retries come within seconds)."""
     services.idempotency_records_prune(before=timezone.now() - timedelta(hours=hours))
+
+
+@shared_task(name="games.data_prune", **RETRY)
+def data_prune() -> None:
+    """Beat, hourly: ended sessions and their guests' games, and idle unfinished practice games
+    (:mod:`games.lifecycle`; batched, each batch on its own: a killed run loses nothing)."""
+    now = timezone.now()
+    lifecycle.sessions_ended_prune(now=now)
+    lifecycle.guest_games_prune(now=now)
+    lifecycle.idle_games_prune(now=now)
 
 
 @shared_task(name="games.fairplay_links_prune", ignore_result=True)

@@ -201,7 +201,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(os.environ.get("RANKED_REVIEWS_SWEEP_SECONDS", "60")),
     },
     "login-sessions-prune": {"task": "accounts.login_sessions_prune", "schedule": 3600.0},
+    # What is kept, and for how long (games/lifecycle.py): ended sessions with their guests' games,
+    # unfinished practice games left alone.
+    "data-prune": {"task": "games.data_prune", "schedule": 3600.0},
 }
+# games/lifecycle.py: an ended session is removed this many days later, and with it its guest's
+# games that no account took over; an unfinished practice game without a move for IDLE_GAMES_DAYS
+# is removed, its player told on the list of games IDLE_GAMES_WARN_DAYS before.
+SESSIONS_ENDED_KEEP_DAYS = int(os.environ.get("SESSIONS_ENDED_KEEP_DAYS", "7"))
+IDLE_GAMES_DAYS = int(os.environ.get("IDLE_GAMES_DAYS", "90"))
+IDLE_GAMES_WARN_DAYS = int(os.environ.get("IDLE_GAMES_WARN_DAYS", "14"))
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------
 # Certified winnable by the solver before it is used (CPU seconds per draw; a deal the solver

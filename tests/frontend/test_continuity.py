@@ -274,3 +274,23 @@ def test_a_ranked_attempt_started_on_one_device_is_offered_on_the_other(new_page
     assert table["y"] < intro["y"] and table["y"] < 260 + above
     screenshot(second, "daily-second-device-phone-en", full_page=False)
     assert Game.objects.filter(owner=user, daily=today).count() == 1  # no unranked game started
+
+
+def test_my_games_says_when_a_game_left_alone_will_be_removed(page: Any) -> None:
+    page.goto("/")
+    board_ready(page)
+    key = session_key(page)
+    idle = factories.game(session_key=key, code="YU1-C-AAAAAAD")
+    Game.objects.filter(pk=idle.pk).update(created_at=timezone.now() - timedelta(days=80))
+    recent = factories.game(session_key=key, code="YU1-C-AAAAAAE")
+
+    page.goto("/games")
+    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    notice = page.locator(f".game-row[data-game='{idle.pk}'] .game-row-removal")
+    expected = (timezone.now() + timedelta(days=10)).date()
+    months = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()
+    assert notice.text_content() == (
+        f"Lange nicht gespielt: Es wird am {expected.day}. {months[expected.month - 1]} {expected.year} "
+        "entfernt, wenn du bis dahin keinen Zug machst."
+    )
+    assert page.locator(f".game-row[data-game='{recent.pk}'] .game-row-removal").count() == 0

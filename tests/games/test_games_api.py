@@ -188,6 +188,7 @@ def test_the_game_list_holds_only_ones_own_games_newest_first_and_is_paginated(a
         "elapsed_ms",
         "created_at",
         "finished_at",
+        "removal_at",
     }
     second = player.get(body["next"]).json()
     assert [g["id"] for g in second["results"]] == [str(mine[0].id)]

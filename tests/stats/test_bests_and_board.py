@@ -64,7 +64,7 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         win(player, practice["id"])
 
-    assert len(callbacks) == 2  # the event, and the post-mortem task it sends (which declines today's deal)
+    assert len(callbacks) == 1  # the event (no post-mortem: that waits until its replay is opened)
     assert PersonalBest.objects.filter(user=account).count() == 1
     assert not DailyResult.objects.exists()
     tasks.daily_result_update.delay(practice["id"])  # even if asked to

@@ -72,6 +72,7 @@ addStrings({
   "games.ranked": pgettext("games.ranked", "Ranked"),
   "games.practice": pgettext("games.practice", "practice"),
   "games.closed": pgettext("games.closed", "day over"),
+  "games.removal": pgettext("games.removal", "Not played for a long time: it will be removed on {date} unless you make a move."),
   "games.page": pgettext("games.page", "Page {page} of {pages}"),
   "games.count.one": pgettext("games.count.one", "1 game"),
   "games.count.other": pgettext("games.count.other", "{n} games"),
