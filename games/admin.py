@@ -34,15 +34,14 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from common.background import task_send_apart
 
+from .competition import clock
 from .competition.links import linked_users
 from .competition.suspects import Pace
-from .daily import utc_today
 from .models import (
     ClairvoyanceReport,
     DailyDeal,
@@ -123,8 +122,9 @@ class _GamesAdmin(ReadOnlyAdmin):
     actions = ["approve_held", "reject_held", "clairvoyance_test"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        today = utc_today()
-        secret = Case(When(secret_games(today), then=Value(True)), default=Value(False), output_field=BooleanField())
+        secret = Case(
+            When(secret_games(clock.today()), then=Value(True)), default=Value(False), output_field=BooleanField()
+        )
         return super().get_queryset(request).select_related("owner").annotate(code_secret=secret)
 
     @admin.display(description="code")
@@ -291,7 +291,7 @@ class HeldResultAdmin(_GamesAdmin):
         if report is None:
             return "not run (not in its day's top results when reviewed: run it with the game list's action)"
         summary = f"{report.informed} of {report.looked_at} decisions informed, z = {report.z:.1f}"
-        if game.daily is not None and game.daily >= utc_today(timezone.now()):
+        if game.daily is not None and not clock.code_public(game.daily):
             return f"{summary}; the decisions are shown after 00:00 UTC (they would show the secret deal)"
         rows = format_html_join(
             "",
@@ -369,7 +369,7 @@ def _finished(game: Game) -> str:
 
 
 def _replay_link(game: Game) -> str | SafeString:
-    if game.daily is not None and game.daily >= utc_today(timezone.now()):
+    if game.daily is not None and not clock.code_public(game.daily):
         return format_html('<span title="{}">after 00:00 UTC</span>', "before, the replay would show the secret deal")
     return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
 
@@ -398,7 +398,7 @@ class MoveLogAdmin(ReadOnlyAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        secret = Game.objects.filter(secret_games(utc_today()))
+        secret = Game.objects.filter(secret_games(clock.today()))
         return super().get_queryset(request).exclude(game__in=secret)
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.utils import timezone
-
 from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import IllegalMove, replay
@@ -25,7 +23,7 @@ from .selectors import game_get, move_log_list
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
     game = game_get(game_id=game_id, player=player)
-    if game.daily is not None and game.daily >= clock.today(timezone.now()):
+    if game.daily is not None and not clock.is_over(game.daily):
         raise ApplicationError(ErrorCode.NO_HELP_FOR_DAILY)
     return game
 

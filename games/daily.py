@@ -31,7 +31,6 @@ from games.engine import GameCode, Rule
 from games.solver import Verdict, solve
 
 from .competition import clock
-from .competition.clock import day_end
 from .models import DailyDeal
 
 logger = logging.getLogger(__name__)
@@ -48,13 +47,7 @@ __all__ = [
     "daily_deals_prepare",
     "daily_deals_prepare_task",
     "daily_draw",
-    "day_end",
-    "utc_today",
 ]
-
-
-#: Today's UTC date: the competition's clock (:mod:`games.competition.clock`), named here for older imports.
-utc_today = clock.today
 
 
 def daily_certify(code: GameCode) -> int | None:

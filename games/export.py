@@ -13,10 +13,11 @@ import csv
 import itertools
 import json
 from collections.abc import Iterator
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from .competition import clock
 from .models import Game, MoveLog
@@ -74,13 +75,13 @@ def _logs(game_ids: list[Any]) -> dict[Any, list[str]]:
     return logs
 
 
-def export_row(game: tuple[Any, ...], log: list[str], *, today: date) -> dict[str, Any]:
+def export_row(game: tuple[Any, ...], log: list[str], *, now: datetime) -> dict[str, Any]:
     """One exported game. ``log``: each accepted move as logged (``t3:7H>t5``, ``undo``), with
     the card it turned face up after a ``/`` (``t3:7H>t5/QS``)."""
     game_id, code, rule, daily, ranked, status, created_at, finished_at, moves, score, time_ms = game
     return {
         "id": str(game_id),
-        "code": "" if daily is not None and daily >= today else code,
+        "code": "" if daily is not None and not clock.code_public(daily, now) else code,
         "rule": rule,
         "daily": daily.isoformat() if daily else None,
         "ranked": ranked,
@@ -95,12 +96,12 @@ def export_row(game: tuple[Any, ...], log: list[str], *, today: date) -> dict[st
 
 
 def _rows(player: Player) -> Iterator[dict[str, Any]]:
-    today = clock.today()
+    now = timezone.now()
     games = iter(export_games(player=player).iterator(chunk_size=CHUNK_SIZE))
     while chunk := list(itertools.islice(games, CHUNK_SIZE)):
         logs = _logs([game[0] for game in chunk])
         for game in chunk:
-            yield export_row(game, logs[game[0]], today=today)
+            yield export_row(game, logs[game[0]], now=now)
 
 
 def ndjson_lines(player: Player) -> Iterator[str]:

@@ -17,7 +17,6 @@ from django.utils import timezone
 from games.engine import GameCode
 
 from .competition import clock
-from .competition.clock import day_end as day_end  # the clock's, named here for older imports
 
 
 class RuleChoices(models.TextChoices):

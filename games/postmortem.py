@@ -228,7 +228,7 @@ def postmortem_due(game: Game, *, now: datetime, last_move_at: datetime | None) 
     if game.moves == 0:
         return False
     if game.daily is not None:
-        return game.daily < clock.today(now)
+        return clock.is_over(game.daily, now)
     if game.status == StatusChoices.WON:
         return True
     return last_move_at is not None and now - last_move_at >= IDLE

@@ -18,7 +18,7 @@ from .models import Game, MoveLog
 
 def public_code(game: Game, now: datetime) -> str | None:
     """The game code, or ``None`` for a daily deal whose UTC day is not over (it reveals the deal)."""
-    if game.daily is not None and game.daily >= clock.today(now):
+    if game.daily is not None and not clock.code_public(game.daily, now):
         return None
     return game.code
 

@@ -48,7 +48,7 @@ def _seen(game: EngineGame) -> dict[str, Any]:
 
 def _in_public_top(game: Game, now: datetime) -> bool:
     """A counted ranked game of a day that is over, with fewer than ``PUBLIC_TOP`` ahead of it."""
-    if not game.ranked or game.daily is None or game.daily >= clock.today(now):
+    if not game.ranked or game.daily is None or not clock.code_public(game.daily, now):
         return False
     if game.owner_id is None:  # a deleted account's game, kept for staff only (docs/fair-play.md)
         return False
@@ -79,14 +79,14 @@ def _staff_review_may_watch(game: Game, player: Player, now: datetime) -> bool:
     """Staff who see games in the admin (``games.view_game``) may watch any daily game of a day that
     is over (the review queue links to it); never of an open day, whose deal is still a secret."""
     user = player.user
-    if user is None or not user.is_staff or game.daily is None or game.daily >= clock.today(now):
+    if user is None or not user.is_staff or game.daily is None or not clock.code_public(game.daily, now):
         return False
     return bool(user.has_perm("games.view_game"))
 
 
 def _par(game: Game, postmortem: GamePostMortem | None, now: datetime) -> int | None:
     if game.daily is not None:  # the certified solution's length, once the day is over
-        if game.daily >= clock.today(now):
+        if not clock.code_public(game.daily, now):
             return None
         return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
     return postmortem.par if postmortem is not None else None

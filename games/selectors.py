@@ -70,6 +70,6 @@ def daily_solution_length(*, game: Game, now: datetime) -> int | None:
             return None
         past = DailyDeal.objects.filter(code=game.code, date__lt=clock.today(now))
         return past.values_list("solution_length", flat=True).first()
-    if game.daily >= clock.today(now):
+    if not clock.code_public(game.daily, now):
         return None
     return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()

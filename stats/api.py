@@ -47,10 +47,9 @@ def _parse_day(text: str) -> date:
 def _deal_of(day: date) -> DailyDeal:
     """The deal of a day up to today (today's: ``daily_not_ready`` while it is being prepared);
     ``not_found`` otherwise."""
-    today = clock.today()
-    if day > today:
+    if clock.is_future(day):
         raise ApplicationError(ErrorCode.NOT_FOUND)
-    deal = daily_deal_today() if day == today else selectors.daily_deal_get(day=day)
+    deal = daily_deal_today() if clock.is_today(day) else selectors.daily_deal_get(day=day)
     if deal is None:
         raise ApplicationError(ErrorCode.NOT_FOUND)
     return deal
@@ -68,7 +67,7 @@ def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)),
         "attempt": selectors.daily_attempt(day=deal.date, user=request.user, now=now),
     }
-    if deal.date < clock.today(now):  # the day is over: the code is published
+    if clock.code_public(deal.date, now):  # the day is over: the code is published
         body["code"] = deal.code
     return body
 

@@ -95,7 +95,7 @@ def daily_board(
     deal = DailyDeal.objects.filter(date=day).values("players").first()
     if deal is None:
         return None
-    public = day < clock.today(now)
+    public = clock.code_public(day, now)
     fields = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "game_id", "verified")
     results = DailyResult.objects.filter(day=day)
     rows = list(results.order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit])
@@ -175,7 +175,6 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
     Nothing here names a deal: no game codes, so today's daily deal stays secret.
     """
     now = now or timezone.now()
-    today = clock.today(now)
     user = player.user
     games = Game.objects.filter(player.owns())
     rules = {rule: _RuleFigures() for rule in RuleChoices.values}
@@ -217,9 +216,9 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
         "member_since": user.date_joined if user is not None else None,
         "overall": overall.as_dict(),
         "rules": {rule: figures.as_dict() for rule, figures in rules.items()},
-        "daily": _daily_figures(player=player, games=games, today=today),
+        "daily": _daily_figures(player=player, games=games, now=now),
         "history": _history(games=games, size=history, now=now),
-        "recent_daily": _recent_daily(user=user, today=today) if user is not None else [],
+        "recent_daily": _recent_daily(user=user, now=now) if user is not None else [],
     }
 
 
@@ -227,7 +226,7 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
 RECENT_DAILY = 10
 
 
-def _recent_daily(*, user: Any, today: date) -> list[dict[str, Any]]:
+def _recent_daily(*, user: Any, now: datetime) -> list[dict[str, Any]]:
     """The account's last daily results with their ranks (stored once the day is over, else
     counted now): a few indexed reads through ``(user, day)``."""
     rows = (
@@ -237,7 +236,7 @@ def _recent_daily(*, user: Any, today: date) -> list[dict[str, Any]]:
         {
             "day": row["day"],
             "rank": row["rank"]
-            if row["rank"] is not None and row["day"] < today
+            if row["rank"] is not None and clock.is_over(row["day"], now)
             else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"]),
             "time_ms": row["time_ms"],
             "moves": row["moves"],
@@ -291,7 +290,7 @@ class _RuleFigures:
         }
 
 
-def _daily_figures(*, player: Player, games: QuerySet[Game], today: date) -> dict[str, Any]:
+def _daily_figures(*, player: Player, games: QuerySet[Game], now: datetime) -> dict[str, Any]:
     """A player's daily figures from ``games``, the player's (a guest has no ranked attempt: no
     streak, no rank)."""
     user = player.user
@@ -306,10 +305,10 @@ def _daily_figures(*, player: Player, games: QuerySet[Game], today: date) -> dic
     won_days = sorted(
         {day for day in counted_ranked_wins().filter(player.owns()).values_list("daily", flat=True) if day}
     )
-    current, longest = _streaks(won_days, today=today)
+    current, longest = _streaks(won_days, today=clock.today(now))
     ranks = [
         row["rank"]
-        if row["rank"] is not None and row["day"] < today
+        if row["rank"] is not None and clock.is_over(row["day"], now)
         else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"])
         for row in results
     ]

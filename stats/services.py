@@ -152,14 +152,13 @@ class BoardRebuild:
     players: int | None
 
 
-def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild:
+def daily_board_rebuild(*, day: date, now: datetime | None = None) -> BoardRebuild:
     """Recompute ``day``'s board from the games (the safety net behind the per-game tasks).
 
     Adds or corrects the results of won ranked attempts, removes results without one, recounts
     the players, and once the day is over stores every result's rank. Rows that are already
     right are not written.
     """
-    today = today or clock.today()
     result = DailyResult._meta.db_table
     games = Game._meta.db_table
     day_param = connection.ops.adapt_datefield_value(day)
@@ -199,7 +198,7 @@ def daily_board_rebuild(*, day: date, today: date | None = None) -> BoardRebuild
         day_results.filter(replay_verified("game__"), verified=False).update(verified=True)
         day_results.filter(verified=True).exclude(replay_verified("game__")).update(verified=False)
         ranked = 0
-        if day < today:
+        if clock.is_over(day, now):
             with connection.cursor() as cursor:
                 cursor.execute(
                     f"""

@@ -149,7 +149,7 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
     deal = DailyDeal.objects.filter(date=day).values("players").first()
     if deal is None:
         return None
-    over = day < clock.today(now)
+    over = clock.is_over(day, now)
     buckets: dict[str, dict[int, int]] = {TIME: {}, MOVES: {}}
     for kind, bucket, count in DailyBucket.objects.filter(day=day, count__gt=0).values_list("kind", "bucket", "count"):
         buckets[kind][bucket] = count

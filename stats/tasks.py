@@ -36,7 +36,7 @@ def daily_boards_rebuild(days: list[str] | None = None) -> None:
     """Beat, every few minutes: rebuild the boards of ``days`` (ISO dates; default yesterday and today)."""
     today = clock.today()
     for day in [date.fromisoformat(d) for d in days] if days else [today - timedelta(days=1), today]:
-        services.daily_board_rebuild(day=day, today=today)
+        services.daily_board_rebuild(day=day)
         standing.standing_rebuild(day=day)
 
 

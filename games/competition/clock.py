@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.utils import timezone
 
-__all__ = ["day_end", "day_start", "is_over", "today"]
+__all__ = ["code_public", "day_end", "day_start", "is_future", "is_over", "is_today", "today"]
 
 
 def today(now: datetime | None = None) -> date:
@@ -33,6 +33,22 @@ def day_end(day: date) -> datetime:
     return day_start(day + timedelta(days=1))
 
 
-def is_over(day: date, now: datetime) -> bool:
-    """Whether ``day`` has ended at ``now`` (its competition is closed, its code published)."""
-    return now >= day_end(day)
+def is_over(day: date, now: datetime | None = None) -> bool:
+    """Whether ``day`` has ended at ``now`` (default: now): its competition is closed."""
+    return (now or timezone.now()) >= day_end(day)
+
+
+def code_public(day: date, now: datetime | None = None) -> bool:
+    """Whether the deal of ``day`` may be shown (its code, its board's replays, its solution's
+    length): once the day is over, never before (docs/fair-play.md)."""
+    return is_over(day, now)
+
+
+def is_today(day: date, now: datetime | None = None) -> bool:
+    """Whether ``day`` is the current UTC date at ``now``."""
+    return day == today(now)
+
+
+def is_future(day: date, now: datetime | None = None) -> bool:
+    """Whether ``day`` has not begun yet at ``now``."""
+    return day > today(now)

@@ -21,8 +21,8 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from common.sessions import SessionStore
 from games import tasks as game_tasks
+from games.competition import clock
 from games.competition.clock import day_end
-from games.daily import utc_today
 from games.models import DailyDeal, DailyStartLink, Game, IdempotencyRecord, MoveLog
 from stats import tasks as stats_tasks
 from stats.models import DailyResult, PersonalBest
@@ -50,7 +50,7 @@ def _win_todays_deal(client: APIClient, *, idle_ms: int, capture: Any) -> str:
 
 @pytest.fixture
 def today() -> date:
-    day = utc_today()
+    day = clock.today()
     deal(day, code="YU1-C-AAAAAAB")
     return day
 

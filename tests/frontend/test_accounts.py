@@ -13,7 +13,7 @@ from django.contrib.sessions.models import Session
 from django.core.cache import caches
 
 from common.sessions import SessionStore
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.models import Game
 from games.players import Player
@@ -179,7 +179,7 @@ def test_a_name_registered_as_Jonas_logs_in_as_jonas_on_the_phone(new_page: Any)
 @pytest.mark.parametrize("viewport", DEVICES)
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_a_name_on_the_board_opens_the_players_profile(new_page: Any, viewport: Any, locale: str, screenshot: Any):
-    day = utc_today() - timedelta(days=1)
+    day = clock.today() - timedelta(days=1)
     deal(day, code="YU1-C-AAAAAAB")
     mara, gone = factories.user(username="Mara"), factories.user(username="Gone")
     won_ranked_game(owner=mara, day=day, time_ms=150_000, moves=95)
@@ -242,7 +242,7 @@ def test_login_and_signup_for_a_logged_in_player_offer_to_go_on_or_log_out(new_p
 def test_the_new_pages_have_no_wcag_violation(new_page: Any, viewport: Any, locale: str):
     from tests.frontend.test_axe import violations
 
-    day = utc_today() - timedelta(days=1)
+    day = clock.today() - timedelta(days=1)
     deal(day, code="YU1-C-AAAAAAB")
     won_ranked_game(owner=factories.user(username="Mara"), day=day, time_ms=150_000, moves=95)
     stats_services.daily_board_rebuild(day=day)

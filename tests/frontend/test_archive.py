@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
+from games.competition.clock import day_end
 from games.engine import Game as EngineGame
 from games.engine import GameCode
-from games.models import DailyDeal, Game, day_end
+from games.models import DailyDeal, Game
 from stats import tasks
 from tests import factories
 from tests.games.test_assist_api import V2_OF_AAAAAAB
@@ -32,7 +33,7 @@ def code_of(n: int) -> str:
 
 def past_days(count: int) -> list[date]:
     """``count`` past days with a deal each (and today's, which is not in the archive)."""
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, code="YU1-C-AAAAAAB")
     days = [today - timedelta(days=n) for n in range(1, count + 1)]
     for n, day in enumerate(days):
@@ -160,7 +161,7 @@ def spoiler_free(text: str, code: str) -> None:
 def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_copy(
     new_page: Any, live_server: Any, screenshot: Any
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=1)
     user = factories.user()
     game = factories.game(owner=user, daily=today, ranked=True)
@@ -197,7 +198,7 @@ def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_cop
 
 
 def test_the_daily_page_shares_a_won_attempt_with_its_percentile_in_english(new_page: Any, screenshot: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, code=BIG, players=3)
     user = factories.user()
     won(today, 300)

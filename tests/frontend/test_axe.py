@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from tests import factories
@@ -82,7 +82,7 @@ def won() -> EngineGame:
 @pytest.mark.parametrize("locale", ["de-DE", "en-US"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_no_page_or_dialog_has_a_wcag_violation(new_page: Any, device: str, locale: str) -> None:
-    daily_deal(utc_today())
+    daily_deal(clock.today())
     page = new_page(locale=locale, **DEVICES[device])
     found: list[str] = []
     # A guest: every page, then the play page's dialogs.

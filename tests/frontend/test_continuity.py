@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import Game, StatusChoices
@@ -186,7 +186,7 @@ def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screens
 
 
 def test_my_games_hide_the_code_of_todays_daily_deal(new_page: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today)
     user = factories.user()
     factories.game(owner=user, code="YU1-C-AAAAAAB", daily=today, ranked=True, moves=5)
@@ -246,7 +246,7 @@ def test_opening_the_page_again_and_again_keeps_one_untouched_game_and_counts_on
 
 
 def test_a_ranked_attempt_started_on_one_device_is_offered_on_the_other(new_page: Any, screenshot: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today)
     user = factories.user()
     first = new_page()

@@ -18,7 +18,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import Game
@@ -57,7 +57,7 @@ def cards_dealt(page: Any) -> None:
 
 
 def test_a_ranked_attempt_shows_a_countdown_to_the_close_that_ticks(new_page: Any, screenshot: Any) -> None:
-    daily_deal(utc_today())
+    daily_deal(clock.today())
     page = new_page()
     log_in(page, factories.user())
     answer_edited(page, DAILY_AND_GAMES, closing_in(3 * HOUR))
@@ -90,7 +90,7 @@ def test_less_than_15_minutes_before_the_close_the_player_is_warned_before_the_a
     new_page: Any, screenshot: Any
 ) -> None:
     # The server's clock at 23:50 UTC (the browser's is not moved: the page goes by closes_in_ms).
-    day = utc_today()
+    day = clock.today()
     with time_machine.travel(datetime.combine(day, time(23, 50), tzinfo=UTC), tick=True):
         daily_deal(day)
         user = factories.user()
@@ -119,7 +119,7 @@ def test_less_than_15_minutes_before_the_close_the_player_is_warned_before_the_a
 
 
 def test_at_the_close_the_attempt_says_it_now_counts_as_practice(new_page: Any, screenshot: Any) -> None:
-    daily_deal(utc_today())
+    daily_deal(clock.today())
     page = new_page(locale="en-US")
     log_in(page, factories.user())
 
@@ -163,7 +163,7 @@ def ranked_attempt_one_move_from_the_win(user: Any, day: Any, *, pace_ms: int) -
 
 
 def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=1)
     user = factories.user()
     game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=100)  # 100 ms a move
@@ -219,7 +219,7 @@ def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
 
 
 def test_on_the_sites_first_day_a_guests_daily_page_asks_nothing_that_fails(new_page: Any) -> None:
-    daily_deal(utc_today())  # no deal before today: nothing to practise, and no 404 in the console
+    daily_deal(clock.today())  # no deal before today: nothing to practise, and no 404 in the console
     page = new_page()
     failed: list[str] = []
     page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.status} {response.url}"))
@@ -234,7 +234,7 @@ def test_on_the_sites_first_day_a_guests_daily_page_asks_nothing_that_fails(new_
 def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_deal(
     new_page: Any, screenshot: Any
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=2)
     daily_deal(today - timedelta(days=1), code=YU2)
     winner(today, "alice", time_ms=245_000, moves=120)
@@ -288,7 +288,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
     page = new_page(locale="en-US")
     log_in(page, factories.user())
     preparing = "Today's deal is being prepared. The page tries again by itself in a moment."
-    page.goto(f"/leaderboards?date={utc_today()}")  # no deal yet: 503 daily_not_ready
+    page.goto(f"/leaderboards?date={clock.today()}")  # no deal yet: 503 daily_not_ready
     page.wait_for_function(f"document.getElementById('lb-message').textContent === {preparing!r}")
 
     page.goto("/daily")
@@ -297,7 +297,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
     assert status.text_content() == preparing
     assert page.locator("#daily-play").is_hidden()
 
-    daily_deal(utc_today(), players=1)  # ready now
+    daily_deal(clock.today(), players=1)  # ready now
     play = page.locator("#daily-play")
     play.wait_for(state="visible", timeout=10_000)  # asked again after Retry-After (5 s)
     assert status.is_hidden()
@@ -347,7 +347,7 @@ def test_a_version_2_code_fits_the_game_bar_of_a_phone_and_is_copied_whole(new_p
 
 
 def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=1)  # the attempt below, made directly, started the count
     user = factories.user()
     game, card = ranked_attempt_one_move_from_the_win(user, today, pace_ms=1000)  # a human's pace
@@ -383,7 +383,7 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
 def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_after_its_close(new_page: Any) -> None:
     """Issue 16, item 6: not started, then closed (the other two states: test_continuity, and the
     won attempt above); a closed attempt is played on as practice, and no other game is dealt."""
-    today = utc_today()
+    today = clock.today()
     daily_deal(today)
     user = factories.user()
     page = new_page(locale="en-US")
@@ -412,7 +412,7 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
 
 
 def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practice_copy(new_page: Any) -> None:
-    daily_deal(utc_today())
+    daily_deal(clock.today())
     user = factories.user()
     page = new_page(locale="en-US")
     play = daily_offer(page, user)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from games.models import Game, StatusChoices
 from tests import factories
 from tests.stats.helpers import won_ranked_game
@@ -108,7 +108,7 @@ def test_a_bad_game_id_or_code_shows_a_lasting_message_with_a_way_to_a_new_game(
 
 @pytest.mark.parametrize(("locale", "one"), [("de-DE", "1 Tag"), ("en-US", "1 day")])
 def test_counts_use_plural_rules(new_page: Any, locale: str, one: str) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today)
     user = factories.user()
     won_ranked_game(owner=user, day=today, time_ms=90_000)
@@ -152,7 +152,7 @@ def test_an_unknown_player_gets_only_that_message(page: Any) -> None:
 
 
 def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any, screenshot: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     yesterday = today - timedelta(days=1)
     daily_deal(yesterday)
     winner = factories.user(username="first")

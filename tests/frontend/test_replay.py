@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import CARD_NAMES, HIDDEN
 from games.engine import Game as EngineGame
 from games.models import Game, GamePostMortem, MoveLog, StatusChoices
@@ -218,7 +218,7 @@ def test_the_post_mortem_is_told_honestly(new_page: Any, postmortem: Any, pendin
 
 def test_a_daily_game_of_today_keeps_its_deal_and_its_analysis_for_later(new_page: Any) -> None:
     account = factories.user()
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, code=LOST_CODE)
     game = factories.played(account, LOST_CODE, LOG[:6], daily=today, ranked=True)
     page = new_page(locale="en-GB")
@@ -287,7 +287,7 @@ def test_my_games_link_the_replay_of_each_finished_game(new_page: Any) -> None:
 
 
 def test_the_board_links_the_top_10_replays_only_once_the_day_is_over(new_page: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     yesterday = today - timedelta(days=1)
     daily_deal(today, code="YU1-C-AAAAAAB", players=1)
     daily_deal(yesterday, code="YU1-C-AAAAAAC", players=11)
@@ -322,7 +322,7 @@ def test_the_replay_and_the_board_with_its_links_have_no_wcag_violation(
 
     account = factories.user()
     game = lost_game(account)
-    yesterday = utc_today() - timedelta(days=1)
+    yesterday = clock.today() - timedelta(days=1)
     daily_deal(yesterday, players=1)
     result_for(won_ranked_game(owner=account, day=yesterday, time_ms=60_000))
     page = new_page(locale=locale, **DEVICES[device])

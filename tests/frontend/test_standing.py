@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from stats import tasks
 from tests import factories
 from tests.stats.helpers import win_as_a_human, won_ranked_game
@@ -75,7 +75,7 @@ def table_of(page: Any, box: str, kind: str) -> list[list[str]]:
 def test_the_daily_page_shows_where_a_won_attempt_stands_among_the_days_results(
     new_page: Any, screenshot: Any, locale: str, phone: bool, texts: dict[str, str]
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=7)
     user = factories.user()
     for seconds in (100, 200, 300, 310):
@@ -114,7 +114,7 @@ def test_the_daily_page_shows_where_a_won_attempt_stands_among_the_days_results(
 def test_during_the_day_everyone_sees_the_live_counts_and_only_a_winner_the_histograms(
     new_page: Any, screenshot: Any
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=3)
     daily_deal(today - timedelta(days=1), code="YU1-C-AAAAAAC", players=9)
     won(today, 150)
@@ -142,7 +142,7 @@ def test_during_the_day_everyone_sees_the_live_counts_and_only_a_winner_the_hist
 
 
 def test_the_win_dialog_of_the_ranked_attempt_shows_where_it_stands(new_page: Any, screenshot: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=3)
     won(today, 20)
     won(today, 3000)
@@ -179,7 +179,7 @@ def test_the_win_dialog_of_the_ranked_attempt_shows_where_it_stands(new_page: An
 def test_a_won_ranked_game_opened_again_on_the_play_page_still_offers_its_share_text(
     new_page: Any, screenshot: Any
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=2)
     won(today, 9000)
     user = factories.user()
@@ -258,7 +258,7 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
     new_page: Any, screenshot: Any
 ) -> None:
     """Issue 28 item 1, issue 24 item 6: a held 0:55 win, one counted result beside it."""
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=2)
     won(today, 300, moves=100)
     user = factories.user()
@@ -294,7 +294,7 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
 
 def test_the_players_mark_leaves_the_others_in_its_bar_visible(new_page: Any) -> None:
     """Issue 28 item 1: in a bar of three results the hatched part is the player's one third."""
-    today = utc_today()
+    today = clock.today()
     daily_deal(today, players=3)
     user = factories.user()
     won(today, 100, moves=110)

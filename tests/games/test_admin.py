@@ -21,7 +21,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.models import DailyDeal, DailyStartLink, Game, IdempotencyRecord, MoveLog, StatusChoices
 from tests import factories
@@ -66,7 +66,7 @@ def _legal_line(code: str, length: int) -> list[str]:
 
 @pytest.fixture
 def day() -> Day:
-    today = utc_today()
+    today = clock.today()
     yesterday = today - timedelta(days=1)
     DailyDeal.objects.create(date=today, code=TODAY_CODE, solution_length=90)
     DailyDeal.objects.create(date=today + timedelta(days=1), code=TOMORROW_CODE, solution_length=90)

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
 from games.models import DailyDeal, Game, StatusChoices
@@ -70,7 +70,7 @@ def test_a_stuck_game_is_reported_not_winnable(player, account):
 
 @pytest.fixture
 def todays_deal(db):
-    return DailyDeal.objects.create(date=utc_today(), code="YU1-C-AAAAAAB", solution_length=97)
+    return DailyDeal.objects.create(date=clock.today(), code="YU1-C-AAAAAAB", solution_length=97)
 
 
 @pytest.mark.parametrize("path", ["hint", "winnable"])
@@ -82,13 +82,13 @@ def test_no_help_for_todays_daily_deal_for_anyone(player, guest, path, todays_de
     # A guest cannot even start it; a guest's daily game kept from before gets no help either.
     assert_error(guest.post("/api/v1/games", {"daily": True}), 403, "daily_needs_account")
     guest.post("/api/v1/games", {"rule": "classic"})  # the guest's session
-    kept = factories.game(session_key=guest.session.session_key, daily=utc_today())
+    kept = factories.game(session_key=guest.session.session_key, daily=clock.today())
     assert_error(guest.get(f"/api/v1/games/{kept.id}/{path}"), 422, "no_help_for_daily")
 
 
 def test_help_is_given_for_a_daily_deal_whose_day_is_over(player, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
-    Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
+    Game.objects.filter(pk=state["id"]).update(daily=clock.today() - timedelta(days=1))
     assert player.get(f"/api/v1/games/{state['id']}/hint").status_code == 200
 
 
@@ -114,10 +114,10 @@ def test_moves_from_the_api_parse_back():
 def test_a_past_daily_game_shows_the_certified_solution_length_and_todays_does_not(player, todays_deal):
     state = player.post("/api/v1/games", {"daily": True}).json()
     assert state["solution_length"] is None  # today: it would say how hard the deal is
-    deal = DailyDeal.objects.get(date=utc_today())
+    deal = DailyDeal.objects.get(date=clock.today())
     assert deal.solution_length > 0
-    Game.objects.filter(pk=state["id"]).update(daily=utc_today() - timedelta(days=1))
-    DailyDeal.objects.filter(pk=deal.pk).update(date=utc_today() - timedelta(days=1))
+    Game.objects.filter(pk=state["id"]).update(daily=clock.today() - timedelta(days=1))
+    DailyDeal.objects.filter(pk=deal.pk).update(date=clock.today() - timedelta(days=1))
     assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] == deal.solution_length
 
 
@@ -126,10 +126,10 @@ V2_OF_AAAAAAB = "YU2-C-JIHNPCWMGJOTJURPSIPGXICSOVTXZHTUSKGHFOCJAZPDYZUG"
 
 def test_a_past_days_deal_practised_from_its_code_shows_the_solution_length_too(player):
     """Issue 28 item 11: the closed attempt showed "Solvable in 108 moves", practice from the code did not."""
-    DailyDeal.objects.create(date=utc_today() - timedelta(days=1), code=V2_OF_AAAAAAB, solution_length=108)
+    DailyDeal.objects.create(date=clock.today() - timedelta(days=1), code=V2_OF_AAAAAAB, solution_length=108)
     state = player.post("/api/v1/games", {"code": V2_OF_AAAAAAB.lower()}).json()
     assert state["daily"] is None and state["solution_length"] == 108
-    DailyDeal.objects.filter(code=V2_OF_AAAAAAB).update(date=utc_today())  # today's: its length stays secret
+    DailyDeal.objects.filter(code=V2_OF_AAAAAAB).update(date=clock.today())  # today's: its length stays secret
     assert player.get(f"/api/v1/games/{state['id']}").json()["solution_length"] is None
     random_deal = player.post("/api/v1/games", {"rule": "classic"}).json()
     assert random_deal["solution_length"] is None

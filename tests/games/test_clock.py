@@ -39,7 +39,45 @@ def test_the_clock_imports_neither_the_solver_nor_the_models():
     assert imported <= {"__future__", "datetime", "django.utils"}
 
 
-def test_the_old_names_are_the_clock():
-    from games import daily, models
+def test_no_module_but_the_clock_compares_a_date_with_today():
+    """ "Is the day over?", "is it today?" are the clock's (is_over, code_public, is_today,
+    is_future): a comparison with today written anywhere else could disagree with it, and where it
+    decides what stays secret, that is a leak."""
+    root = CLOCK.parents[2]
+    found = []
+    for package in ("games", "stats", "accounts", "frontend", "common", "yukon_site"):
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts or path == CLOCK:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Compare) and any(_is_today(side) for side in [node.left, *node.comparators]):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
 
-    assert daily.utc_today is clock.today and models.day_end is clock.day_end and daily.day_end is clock.day_end
+
+def test_the_guard_sees_a_comparison_with_today():
+    for text in ("game.daily >= clock.today(now)", "day < today", "utc_today() == row.day"):
+        (node,) = ast.parse(text).body
+        assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare)
+        assert any(_is_today(side) for side in [node.value.left, *node.value.comparators]), text
+
+
+def test_the_days_questions_agree_at_midnight():
+    day = date(2026, 12, 1)
+    before, at = clock.day_end(day) - timedelta(microseconds=1), clock.day_end(day)
+    assert (clock.is_today(day, before), clock.is_over(day, before), clock.code_public(day, before)) == (
+        True,
+        False,
+        False,
+    )
+    assert (clock.is_today(day, at), clock.is_over(day, at), clock.code_public(day, at)) == (False, True, True)
+    assert clock.is_future(day + timedelta(days=1), before) and not clock.is_future(day + timedelta(days=1), at)
+
+
+def _is_today(node: ast.AST) -> bool:
+    """A call of ``today()``/``clock.today()``/``utc_today()``, or a name ``today``."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in ("today", "utc_today")
+    return isinstance(node, ast.Name) and node.id == "today"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from games.models import Game
 from tests import factories
 from tests.stats.helpers import deal
@@ -65,7 +65,7 @@ def test_a_guests_untouched_games_are_replaced_in_its_own_session_only(guest):
 
 
 def test_daily_games_are_never_replaced_even_untouched(player, account):
-    deal(utc_today())
+    deal(clock.today())
     ranked = player.post("/api/v1/games", {"daily": True}).json()
 
     player.post("/api/v1/games", {"rule": "classic", "replace_untouched": True})

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.http import StreamingHttpResponse
 
-from games.daily import utc_today
+from games.competition import clock
 from games.models import MoveLog
 from tests import factories
 
@@ -64,7 +64,7 @@ def test_csv_has_a_header_and_the_log_in_one_field(player: Any, account: Any) ->
 
 
 def test_todays_daily_code_is_left_empty_and_a_past_days_is_given(player: Any, account: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     secret = "YU1-C-AAAAAAI"
     factories.game(owner=account, code=secret, daily=today, ranked=True)
     factories.game(owner=account, code="YU1-C-AAAAAAJ", daily=today - timedelta(days=1), ranked=True)

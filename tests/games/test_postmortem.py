@@ -12,7 +12,7 @@ import time_machine
 from django.utils import timezone
 
 from games import postmortem, tasks
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.models import Game, GamePostMortem, MoveLog
 from tests import factories
@@ -104,7 +104,7 @@ def test_a_game_that_moved_on_is_analysed_again(account: Any) -> None:
 
 @pytest.mark.django_db
 def test_which_games_are_due(account: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     fresh = _stored(account, LOST_CODE, LOST_LOG, minutes_ago=1)  # still being played
     assert postmortem.postmortem_record(game_id=fresh.id) is None
     todays = _stored(factories.user(), LOST_CODE, LOST_LOG, daily=today, ranked=True)
@@ -121,7 +121,7 @@ def test_which_games_are_due(account: Any) -> None:
 @pytest.mark.django_db
 def test_the_beat_picks_yesterdays_top_results_and_nothing_else(account: Any, eager_tasks: None, settings: Any) -> None:
     settings.POSTMORTEM_DAILY_TOP = 2
-    yesterday = utc_today() - timedelta(days=1)
+    yesterday = clock.today() - timedelta(days=1)
     deal(yesterday, code=WON_CODE, solution_length=77)
     line = [str(m) for m in winning_line(WON_CODE)]
     results = {
@@ -170,7 +170,7 @@ def test_a_won_practice_game_gets_no_postmortem_until_its_replay_is_opened(
 def test_a_won_daily_game_gets_its_postmortem_only_once_its_day_is_over(
     player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any
 ) -> None:
-    today = utc_today()
+    today = clock.today()
     deal(today, code=WON_CODE)
     ranked = player.post("/api/v1/games", {"daily": True}, format="json").json()
     with django_capture_on_commit_callbacks(execute=True):

@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import postmortem
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import CARD_NAMES, HIDDEN
 from games.engine import Game as EngineGame
 from games.models import MoveLog
@@ -58,7 +58,7 @@ def test_no_face_down_card_appears_before_it_is_turned_up(player: Any, account: 
 
 
 def test_a_daily_deal_whose_day_is_open_keeps_its_face_down_cards_and_its_code(player: Any, account: Any) -> None:
-    today = utc_today()
+    today = clock.today()
     secret = "YU1-C-AAAAAAB"
     deal(today, code=secret, solution_length=88)
     game = factories.played(account, secret, [str(m) for m in winning_line(secret)[:12]], daily=today, ranked=True)
@@ -87,7 +87,7 @@ def test_another_players_game_is_not_found_and_a_guest_sees_its_own(player: Any,
 
 
 def test_the_top_10_of_a_day_that_is_over_are_public() -> None:
-    yesterday = utc_today() - timedelta(days=1)
+    yesterday = clock.today() - timedelta(days=1)
     deal(yesterday, code=WON_CODE, solution_length=80)
     games = [won_ranked_game(owner=factories.user(), day=yesterday, time_ms=60_000 + i * 1000) for i in range(11)]
     held = won_ranked_game(owner=factories.user(), day=yesterday, time_ms=1_000, review="held")
@@ -103,7 +103,7 @@ def test_the_top_10_of_a_day_that_is_over_are_public() -> None:
 
 
 def test_todays_top_game_is_not_public_until_the_day_is_over() -> None:
-    today = utc_today()
+    today = clock.today()
     deal(today, code=WON_CODE)
     best = won_ranked_game(owner=factories.user(), day=today, time_ms=90_000)
     assert APIClient().get(f"/api/v1/games/{best.id}/replay").status_code == 404

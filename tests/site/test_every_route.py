@@ -21,7 +21,7 @@ from django.urls.converters import IntConverter, PathConverter, SlugConverter, S
 from django.urls.resolvers import RoutePattern
 
 from common.errors import ErrorCode
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal
 from tests import factories
 
@@ -86,7 +86,7 @@ def clients() -> dict[str, Client]:
     pages) and a logged-in staff member."""
     # Today's daily deal is ready, as the beat task leaves it (without one: 503 daily_not_ready,
     # by design and tested in tests/stats/test_daily_deal.py).
-    DailyDeal.objects.create(date=utc_today(), code="YU1-C-AAAAAAB", solution_length=97)
+    DailyDeal.objects.create(date=clock.today(), code="YU1-C-AAAAAAB", solution_length=97)
     account = factories.user()
     token = factories.token_client(account)
     game = token.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}).json()

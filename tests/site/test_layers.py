@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from games import presenters, selectors, signals
 from games import tasks as games_tasks
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, Game, MoveLog
 from stats import tasks as stats_tasks
 from tests import factories
@@ -180,7 +180,7 @@ def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, djang
 
 @pytest.mark.django_db
 def test_presenters_render_a_past_daily_game_without_a_query(django_assert_num_queries) -> None:
-    day = utc_today() - timedelta(days=1)
+    day = clock.today() - timedelta(days=1)
     DailyDeal.objects.create(date=day, code="YU1-C-AAAAAAB", solution_length=97)
     game = factories.game(owner=factories.user(), daily=day)
     entry = MoveLog(game=game, seq=1, move="t1>f", points=10, flipped="", created_at=timezone.now())

@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from common import metrics
 from common.dependencies import redis_client
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, ReviewChoices
 from tests import factories
 
@@ -133,7 +133,7 @@ def test_a_tasks_duration_is_recorded_by_name_and_state(scraper: Client, db: Any
 
 @pytest.mark.django_db
 def test_held_results_and_the_daily_deals_ready_ahead_are_read_at_each_scrape(scraper: Client) -> None:
-    today = utc_today()
+    today = clock.today()
     for offset in (0, 1, 2):
         DailyDeal.objects.create(date=today + timedelta(days=offset), code="YU1-C-AAAAAAB", solution_length=90)
     DailyDeal.objects.create(date=None, code="YU1-C-AAAAAAC", solution_length=80)

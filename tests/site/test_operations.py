@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from common.dependencies import redis_client
 from common.observability import RequestIdFilter
-from games.daily import utc_today
+from games.competition import clock
 from games.models import DailyDeal, Game
 from tests import factories
 from tests.support import assert_error, card_names_in, never_seen_cards
@@ -47,7 +47,7 @@ DAILY_CODE = "YU2-C-SRPCCPFOWVUCYUNEZFCOBUCFOLZYPIOTXQRWAIZVZOBHCEWX"
 
 
 def _today_deal(**fields: Any) -> DailyDeal:
-    return DailyDeal.objects.create(**{"date": utc_today(), "code": DAILY_CODE, "solution_length": 97, **fields})
+    return DailyDeal.objects.create(**{"date": clock.today(), "code": DAILY_CODE, "solution_length": 97, **fields})
 
 
 @pytest.mark.django_db
@@ -68,7 +68,7 @@ def test_readyz_is_ok_with_the_database_and_todays_certified_deal(client: Client
 
 @pytest.mark.django_db
 def test_readyz_is_503_without_a_certified_deal_for_today_and_says_only_what_is_missing(client: Client) -> None:
-    _today_deal(date=utc_today() - timedelta(days=1))  # yesterday's deal is no use today
+    _today_deal(date=clock.today() - timedelta(days=1))  # yesterday's deal is no use today
     _today_deal(date=None, solution_length=None)  # nor a spare the solver did not certify
     response = client.get("/readyz")
     assert response.status_code == 503

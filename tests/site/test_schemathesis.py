@@ -46,7 +46,8 @@ from schemathesis.specs.openapi.checks import (
 from accounts.models import ApiToken, token_hash
 from common.errors import ErrorCode
 from common.sessions import SessionStore
-from games.daily import daily_deals_prepare, utc_today
+from games.competition import clock
+from games.daily import daily_deals_prepare
 from games.engine import GameCode, Rule
 from games.models import DailyDeal, Game
 from stats.models import PersonalBest
@@ -271,7 +272,7 @@ def api_app(settings: Any) -> Iterator[Any]:
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     # Today's daily deal is ready, as the beat task leaves it (without one: 503 daily_not_ready).
-    DailyDeal.objects.get_or_create(date=utc_today(), defaults={"code": "YU1-C-AAAAAAB", "solution_length": 97})
+    DailyDeal.objects.get_or_create(date=clock.today(), defaults={"code": "YU1-C-AAAAAAB", "solution_length": 97})
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
@@ -421,7 +422,7 @@ def _run_stateful(
     schema = _load(config)
     if auth is not None:
         schema.auth()(auth)
-    daily_deals_prepare(today=utc_today())  # once, before (as the beat task does): the solver takes a moment
+    daily_deals_prepare(today=clock.today())  # once, before (as the beat task does): the solver takes a moment
 
     class Player(schema.as_state_machine()):  # type: ignore[misc]
         def setup(self) -> None:

@@ -18,7 +18,7 @@ from sentry_sdk.envelope import Envelope
 from sentry_sdk.transport import Transport
 
 from common.sentry import scrub_text, sentry_init
-from games.daily import utc_today
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
 from games.models import DailyDeal, Game
@@ -107,7 +107,7 @@ def test_an_error_inside_a_move_of_todays_deal_is_reported_without_its_code_or_f
     captured: CaptureTransport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code = str(GameCode.random_ordering(Rule.CLASSIC))
-    DailyDeal.objects.create(date=utc_today(), code=code, solution_length=90)
+    DailyDeal.objects.create(date=clock.today(), code=code, solution_length=90)
     session = APIClient()  # a logged-in browser's session
     session.force_login(factories.user())
     started = session.post("/api/v1/games", {"daily": True}, format="json")

@@ -5,13 +5,13 @@ from typing import Any
 
 import pytest
 
-from games.daily import utc_today
+from games.competition import clock
 from tests.stats.helpers import deal
 
 
 @pytest.fixture
 def today() -> date:
-    return utc_today()
+    return clock.today()
 
 
 @pytest.fixture

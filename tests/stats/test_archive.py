@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import day_end
+from games.competition.clock import day_end
 from stats import tasks
 from tests import factories
 from tests.stats.helpers import deal, won_ranked_game

@@ -224,7 +224,7 @@ def test_the_rebuild_restores_missing_results_corrects_wrong_ones_and_drops_stra
     )
     factories.game(owner=factories.user(), daily=yesterday, ranked=True)  # started, not won
 
-    report = services.daily_board_rebuild(day=yesterday, today=today)
+    report = services.daily_board_rebuild(day=yesterday)
 
     assert report.upserted == 3 and report.removed == 1 and report.players == 4
     assert list(DailyResult.objects.order_by("rank").values_list("game_id", "time_ms", "rank")) == [
@@ -233,7 +233,7 @@ def test_the_rebuild_restores_missing_results_corrects_wrong_ones_and_drops_stra
         (games[0].pk, 30_000, 3),
     ]
     assert DailyDeal.objects.get(date=yesterday).players == 4
-    again = services.daily_board_rebuild(day=yesterday, today=today)
+    again = services.daily_board_rebuild(day=yesterday)
     assert (again.upserted, again.removed, again.ranked) == (0, 0, 0)
 
 

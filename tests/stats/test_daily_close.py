@@ -9,7 +9,8 @@ import pytest
 import time_machine
 
 from games.competition.attempt import attempts_close
-from games.models import Game, day_end
+from games.competition.clock import day_end
+from games.models import Game
 from games.players import Player
 from stats.models import DailyResult
 from stats.selectors import player_stats

@@ -9,7 +9,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from accounts.services import account_delete
-from games.daily import utc_today
+from games.competition import clock
 from stats import services
 from tests import factories
 from tests.site.test_schema import _strict, assert_matches
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def board(db):
     """Three past days; on each "Leaving" is first, "Mara" second; and "Jonas" third on the last."""
-    today = utc_today()
+    today = clock.today()
     days = [today - timedelta(days=n) for n in (3, 2, 1)]
     mara, jonas, leaving = (factories.user(username=name) for name in ("Mara", "Jonas", "Leaving"))
     for day in days:

@@ -105,7 +105,7 @@ def test_a_win_faster_than_a_human_is_held_off_the_board(
     assert board["entries"] == [] and board["me"] is None
     assert player.get(f"/api/v1/games/{game.pk}").json()["review"] == "held"
     assert player.get("/api/v1/daily").json()["attempt"]["review"] == "held"
-    rebuilt = services.daily_board_rebuild(day=today, today=today)
+    rebuilt = services.daily_board_rebuild(day=today)
     assert rebuilt.upserted == 0 and not DailyResult.objects.exists()
 
 
@@ -155,7 +155,7 @@ def test_staff_reject_a_held_result_and_it_never_counts(
 
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/admin/games/game/", {"action": "reject_held", "_selected_action": [str(game.pk)]})
-        services.daily_board_rebuild(day=today, today=today)
+        services.daily_board_rebuild(day=today)
 
     game.refresh_from_db()
     assert game.review == "rejected"

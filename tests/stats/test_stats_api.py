@@ -161,7 +161,7 @@ def test_the_best_daily_rank_uses_stored_ranks_of_past_days_and_counts_today(acc
         for i in range(ahead):
             result_for(won_ranked_game(owner=factories.user(), day=day, time_ms=1_000 + i))
         result_for(won_ranked_game(owner=account, day=day, time_ms=50_000))
-    services.daily_board_rebuild(day=yesterday, today=today)
+    services.daily_board_rebuild(day=yesterday)
 
     assert selectors.player_stats(player=Player(user=account))["daily"]["best_rank"] == 3
     assert selectors.player_stats(player=Player(user=account))["daily"]["ranked_won"] == 2
