@@ -140,7 +140,7 @@ def test_logs_are_json_lines_with_the_request_id_and_no_card(player: Any) -> Non
     handler.addFilter(RequestIdFilter())
     logging.getLogger().addHandler(handler)
     try:
-        state = player.post("/api/v1/games", {"rule": "classic"}, HTTP_X_REQUEST_ID="req-one").json()
+        state = player.post("/api/v1/games", {"code": "YU1-C-AAAAAAB"}, HTTP_X_REQUEST_ID="req-one").json()
         player.post(f"/api/v1/games/{state['id']}/moves", {"from": "t7", "card": "AS", "to": "t1"})
         player.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0])
     finally:
