@@ -125,6 +125,11 @@ def main() -> int:
         f"post-mortem task per game over {len(times)} finished games: median {statistics.median(times):.0f} ms, "
         f"p95 {quantiles[18]:.0f} ms, max {max(times):.0f} ms"
     )
+    mean = statistics.fmean(times)
+    print(
+        f"Celery CPU per 1,000 finished games: {mean:.0f} s if every one is analysed (mean {mean:.0f} ms); "
+        f"{mean / 10:.1f} s if one in ten is opened as a replay (docs/capacity.md)"
+    )
     return 0
 
 
