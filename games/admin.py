@@ -10,7 +10,8 @@ Results are facts of play: games and move logs are read-only and cannot be delet
 included. Staff decide only on ranked wins held for review, and that needs the permission
 ``games.review_game`` ("view" is not enough): in the review queue (:class:`HeldResultAdmin`: held
 results with their reasons, the accounts linked to them and their attempts of that day, a replay
-link) or with the game list's actions. :func:`games.review.ranked_win_decide` records who and when.
+link) or with the game list's actions. :func:`games.competition.attempt.attempts_approve` and
+``attempts_reject`` record who and when.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from django.utils.safestring import SafeString
 
 from common.background import task_send_apart
 
-from .competition import clock
+from .competition import attempt, clock
 from .competition.links import linked_users
 from .competition.suspects import Pace
 from .models import (
@@ -53,7 +54,6 @@ from .models import (
     ReviewChoices,
     StatusChoices,
 )
-from .review import ranked_win_decide
 from .tasks import clairvoyance_check
 
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
@@ -168,7 +168,8 @@ class _GamesAdmin(ReadOnlyAdmin):
     def _decide(self, request: HttpRequest, selected: list[Any], *, approve: bool) -> None:
         if not self.has_review_permission(request):
             raise PermissionDenied
-        decided = ranked_win_decide(game_ids=selected, approve=approve, by=request.user)
+        decide = attempt.attempts_approve if approve else attempt.attempts_reject
+        decided = decide(game_ids=selected, by=request.user)
         verb = "approved" if approve else "rejected"
         self.message_user(request, f"{len(decided)} held result(s) {verb}.", messages.SUCCESS)
         if len(decided) < len(selected):

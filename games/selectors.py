@@ -48,7 +48,7 @@ def counted_ranked_wins() -> QuerySet[Game]:
 
 def replay_verified(prefix: str = "") -> Q:
     """Whether the server replayed a counted ranked win's log and it reproduced the win (the
-    review's replay, :mod:`games.review`): ``verified``, or ``approved`` by staff after it was held
+    review's replay, :mod:`games.competition.attempt`): ``verified``, or ``approved`` by staff after it was held
     (held only once the log replays). Not the wins from before the review, which count unchecked.
     ``prefix`` is the path to the game (``"game__"`` from a board result)."""
     return Q(**{f"{prefix}review": ReviewChoices.APPROVED}) | (

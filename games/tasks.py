@@ -22,7 +22,6 @@ from .competition import attempt, links, suspects
 from .daily import daily_deals_prepare_task
 
 __all__ = [
-    "RETRY",
     "clairvoyance_check",
     "daily_attempts_close",
     "daily_deals_prepare_task",

@@ -403,11 +403,10 @@ def attempts_reject(*, game_ids: list[Any], by: Any, now: datetime | None = None
     return _decide(game_ids, ReviewChoices.REJECTED, by=by, now=now)
 
 
-#: The states each decision of staff applies to.
-_DECIDABLE: Final = {
-    ReviewChoices.APPROVED: (ReviewChoices.HELD,),
-    ReviewChoices.REJECTED: (ReviewChoices.HELD, ReviewChoices.VERIFIED, ReviewChoices.APPROVED),
-}
+def sources(target: AttemptState) -> list[str]:
+    """The states :data:`TRANSITIONS` lets an attempt leave for ``target`` (as review values): a
+    change is written only from one of them (a conditional update), so the table decides."""
+    return [state.value for state, targets in TRANSITIONS.items() if target in targets]
 
 
 def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None) -> list[str]:
@@ -415,7 +414,7 @@ def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None
     with transaction.atomic():
         held = list(
             Game.objects.select_for_update()
-            .filter(pk__in=game_ids, ranked=True, review__in=_DECIDABLE[ReviewChoices(decision)])
+            .filter(pk__in=game_ids, ranked=True, review__in=sources(AttemptState(decision)))
             .values_list("pk", flat=True)
         )
         Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)

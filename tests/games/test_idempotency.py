@@ -83,9 +83,15 @@ def test_keys_belong_to_one_player(player, game):
 
 def test_a_stale_answer_is_kept_for_its_key(player, game):
     assert_error(post_move(player, game, {**MOVE, "seq": 3}, "s"), 409, "stale")
+    # The game moves on to move 3 meanwhile: answered afresh, the retry would now be played.
+    state = game
+    for _ in range(3):
+        state = player.post(f"/api/v1/games/{game['id']}/moves", state["legal_moves"][0], format="json").json()
+    assert state["moves"] == 3
 
-    assert_error(post_move(player, game, {**MOVE, "seq": 3}, "s"), 409, "stale")
-    assert Game.objects.get(pk=game["id"]).moves == 0
+    retry = post_move(player, game, {**MOVE, "seq": 3}, "s")
+    assert_error(retry, 409, "stale")  # the first answer, kept for its key
+    assert Game.objects.get(pk=game["id"]).moves == 3
 
 
 @pytest.mark.parametrize("key", ["", " ", "x" * 256, "tab\tkey", "ümlaut"])

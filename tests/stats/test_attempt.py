@@ -39,16 +39,22 @@ def _open(owner, day) -> Game:
     return factories.game(owner=owner, daily=day, ranked=True)
 
 
-def test_the_machine_has_exactly_the_documented_transitions():
-    assert attempt.TRANSITIONS == {
-        S.OPEN: {S.PENDING, S.CLOSED},
-        S.PENDING: {S.VERIFIED, S.HELD, S.INVALID},
-        S.VERIFIED: {S.HELD, S.REJECTED},
-        S.HELD: {S.APPROVED, S.REJECTED},
-        S.APPROVED: {S.REJECTED},
+@pytest.mark.parametrize("decision", ["approve", "reject"])
+def test_staff_decide_exactly_the_documented_changes(account, today, decision):
+    """docs/fair-play.md: staff approve a held result; they reject one that is held, verified or
+    approved; a pending, invalid or rejected one they cannot touch. (The table that decides it
+    is attempt.TRANSITIONS, read by the decision's conditional update.)"""
+    states = ["pending", "verified", "held", "approved", "rejected", "invalid"]
+    games = {
+        state: won_ranked_game(owner=factories.user(), day=today, time_ms=90_000, review=state) for state in states
     }
-    # closed, invalid and rejected are final
-    assert {S.CLOSED, S.INVALID, S.REJECTED}.isdisjoint(attempt.TRANSITIONS)
+    decide = attempt.attempts_approve if decision == "approve" else attempt.attempts_reject
+    decided = decide(game_ids=[game.pk for game in games.values()], by=account)
+    expected = {"approve": {"held"}, "reject": {"held", "verified", "approved"}}[decision]
+    assert {state for state, game in games.items() if str(game.pk) in decided} == expected
+    after = {state: Game.objects.get(pk=game.pk).review for state, game in games.items()}
+    target = "approved" if decision == "approve" else "rejected"
+    assert after == {state: target if state in expected else state for state in states}
 
 
 def test_the_state_is_read_from_the_row(account, today):
@@ -242,12 +248,3 @@ def test_staff_reject_a_held_or_a_counted_result_and_rejected_is_final(
         invalid.pk: "invalid",
     }
     assert attempt.attempts_reject(game_ids=wanted, by=referee, now=now) == []  # final
-
-
-def test_the_admins_name_for_the_decision_delegates_to_the_machine(account, today):
-    from games.review import ranked_win_decide
-
-    held = won_ranked_game(owner=account, day=today, time_ms=30_000, review="held")
-
-    assert ranked_win_decide(game_ids=[held.pk], approve=False, by=None) == [str(held.pk)]
-    assert Game.objects.get(pk=held.pk).review == "rejected"

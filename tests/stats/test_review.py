@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.competition.attempt import attempt_review
 from games.engine import Game as EngineGame
 from games.models import Game, MoveLog
-from games.review import ranked_win_review
 from stats import services
 from stats.models import DailyResult
 from tests import factories
@@ -29,11 +29,6 @@ def _won(client, game_id, callbacks, **pace):
     with callbacks(execute=True):
         win_as_a_human(client, game_id, **pace)
     return Game.objects.get(pk=game_id)
-
-
-def test_the_review_thresholds_are_settings_with_the_spec_defaults(settings):
-    assert settings.RANKED_REVIEW_MIN_TIME_MS == 60_000
-    assert settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS == 400
 
 
 def test_a_win_at_a_human_pace_is_verified_by_its_replay_and_ranked(
@@ -63,9 +58,9 @@ def test_a_tampered_log_entry_is_caught_by_the_replay(player, todays_deal, djang
     first = MoveLog.objects.filter(game_id=game_id).order_by("seq").first()
     MoveLog.objects.filter(pk=first.pk).update(move="undo")
 
-    assert ranked_win_review(game_id=game_id) == "invalid"
+    assert attempt_review(game_id=game_id) == "invalid"
     assert services.daily_result_record(game_id=game_id) is False
-    assert ranked_win_review(game_id=game_id) == "invalid"  # decided once; a second run changes nothing
+    assert attempt_review(game_id=game_id) == "invalid"  # decided once; a second run changes nothing
 
 
 def test_a_log_that_replays_legally_but_ends_elsewhere_is_refused(
@@ -82,7 +77,7 @@ def test_a_log_that_replays_legally_but_ends_elsewhere_is_refused(
     entries = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("move", flat=True))
     assert len(entries) == game.moves and not EngineGame.replay(game.code, entries).is_won  # it replays
 
-    assert ranked_win_review(game_id=game_id) == "invalid"
+    assert attempt_review(game_id=game_id) == "invalid"
     assert "does not reproduce" in Game.objects.get(pk=game_id).review_reason
     assert services.daily_result_record(game_id=game_id) is False
 
