@@ -15,13 +15,12 @@ from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode
 from common.schema import BodyOnDeleteSchema
 from common.serializers import ErrorSerializer
-from common.throttles import EmailThrottle, IpThrottle, PlayerThrottle, UsernameThrottle, throttles
+from common.throttles import EmailThrottle, IpThrottle, PlayerThrottle, UsernameThrottle, limits
 
 from . import services
 from .limits import signup_limit_words, signup_quota
@@ -100,8 +99,7 @@ def _token_body(token: ApiToken, request: Request) -> dict[str, Any]:
 
 
 class RegisterApi(ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("auth", "auth_ip")
+    rate_limits = {"POST": limits("auth", "auth_ip")}
 
     @extend_schema(
         operation_id="auth_register",
@@ -148,8 +146,9 @@ class RegisterApi(ApiView):
 
 
 class LoginApi(ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("auth", "auth_ip", "login_username", by=(PlayerThrottle, IpThrottle, UsernameThrottle))
+    rate_limits = {
+        "POST": limits("auth", "auth_ip", "login_username", by=(PlayerThrottle, IpThrottle, UsernameThrottle))
+    }
 
     @extend_schema(
         operation_id="auth_login",
@@ -187,8 +186,7 @@ class LogoutApi(ApiView):
 class TokensApi(ApiView):
     permission_classes = [IsAuthenticated]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("auth", "auth_ip") if self.request.method == "POST" else []
+    rate_limits = {"POST": limits("auth", "auth_ip")}
 
     @extend_schema(
         operation_id="auth_tokens_list",
@@ -236,8 +234,7 @@ class MeApi(ApiView):
 
     schema = BodyOnDeleteSchema()
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("auth", "auth_ip") if self.request.method == "DELETE" else []
+    rate_limits = {"DELETE": limits("auth", "auth_ip")}
 
     @extend_schema(
         operation_id="auth_me_destroy",
@@ -292,8 +289,7 @@ class MeApi(ApiView):
 class PasswordApi(ApiView):
     permission_classes = [IsAuthenticated]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("auth", "auth_ip")
+    rate_limits = {"POST": limits("auth", "auth_ip")}
 
     @extend_schema(
         operation_id="auth_password_change",
@@ -320,8 +316,7 @@ class PasswordApi(ApiView):
 
 
 class PasswordResetApi(ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("mail_ip", "mail", by=(IpThrottle, EmailThrottle))
+    rate_limits = {"POST": limits("mail_ip", "mail", by=(IpThrottle, EmailThrottle))}
 
     @extend_schema(
         operation_id="auth_password_reset",
@@ -347,8 +342,7 @@ class PasswordResetApi(ApiView):
 class EmailApi(ApiView):
     permission_classes = [IsAuthenticated]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("mail", "mail_ip") if self.request.method == "PUT" else []
+    rate_limits = {"PUT": limits("mail", "mail_ip")}
 
     @extend_schema(
         operation_id="auth_email_set",

@@ -172,9 +172,30 @@ class EmailThrottle(RateThrottle):
 
 
 def throttles(*scopes: str, by: tuple[type[RateThrottle], ...] = (PlayerThrottle, IpThrottle)) -> list[BaseThrottle]:
-    """A view's ``get_throttles()``: one limit of each kind in ``by`` for each scope, in order
-    (scopes pair with kinds), counted together."""
+    """One limit of each kind in ``by`` for each scope, in order (scopes pair with kinds), counted
+    together: what :class:`Limits` gives a request."""
     return [RateLimits(*(kind(scope) for kind, scope in zip(by, scopes, strict=True)))]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """An operation's rate limits, as a view declares them (``rate_limits`` of
+    :class:`common.api.ApiView`): the scopes, and the kind that counts each (per player, per IP,
+    per name or address given)."""
+
+    scopes: tuple[str, ...]
+    by: tuple[type[RateThrottle], ...]
+
+    def throttles(self) -> list[BaseThrottle]:
+        return throttles(*self.scopes, by=self.by)
+
+
+def limits(*scopes: str, by: tuple[type[RateThrottle], ...] = (PlayerThrottle, IpThrottle)) -> Limits:
+    """The declaration of an operation's limits: ``limits("moves", "moves_ip")`` counts per player
+    and per IP."""
+    if len(scopes) != len(by):
+        raise ValueError("one kind of limit for each scope")
+    return Limits(scopes, by)
 
 
 class AddressQuota:

@@ -13,13 +13,12 @@ from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.errors import BAD_STATUS, ApplicationError, ErrorCode, shown
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
-from common.throttles import throttles
+from common.throttles import limits
 from games.engine import BadCode, GameCode, Rule
 from games.engine import Game as EngineGame
 
@@ -66,10 +65,8 @@ def _state_response(outcome: services.MoveOutcome) -> Response:
 
 class GameListCreateApi(ApiView, GenericAPIView):
     pagination_class = PagePagination
-    throttle_scope = "game_start"
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("game_start", "game_start_ip") if self.request.method == "POST" else []
+    rate_limits = {"POST": limits("game_start", "game_start_ip")}
 
     @extend_schema(
         operation_id="games_list",
@@ -141,8 +138,7 @@ class GameDetailApi(ApiView):
 class GameMovesApi(IdempotentApi, ApiView, GenericAPIView):
     pagination_class = LongPagePagination
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("moves", "moves_ip") if self.request.method == "POST" else []
+    rate_limits = {"POST": limits("moves", "moves_ip")}
 
     @extend_schema(
         operation_id="games_moves_list",
@@ -173,8 +169,7 @@ class GameMovesApi(IdempotentApi, ApiView, GenericAPIView):
 
 
 class GameUndoApi(IdempotentApi, ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("moves", "moves_ip")
+    rate_limits = {"POST": limits("moves", "moves_ip")}
 
     @extend_schema(
         operation_id="games_undo",

@@ -8,11 +8,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.serializers import error_responses
-from common.throttles import throttles
+from common.throttles import limits
 
 from . import assist
 from .api import player_of
@@ -40,8 +39,7 @@ _ERRORS = error_responses(404, 422, 429)
 
 
 class GameHintApi(ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("help", "help_ip")
+    rate_limits = {"GET": limits("help", "help_ip")}
 
     @extend_schema(
         operation_id="games_hint",
@@ -53,8 +51,7 @@ class GameHintApi(ApiView):
 
 
 class GameWinnableApi(ApiView):
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("help", "help_ip")
+    rate_limits = {"GET": limits("help", "help_ip")}
 
     @extend_schema(
         operation_id="games_winnable",

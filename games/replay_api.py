@@ -9,11 +9,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from common.api import ApiView
 from common.serializers import ErrorSerializer
-from common.throttles import throttles
+from common.throttles import limits
 
 from .api import player_of
 from .replay import replay_body, replay_game
@@ -78,8 +77,7 @@ class ReplaySerializer(serializers.Serializer):
 
 class GameReplayApi(ApiView):
     # Opening a replay asks for its game's post-mortem (the solver, in the worker): limited as hints are.
-    def get_throttles(self) -> list[BaseThrottle]:
-        return throttles("help", "help_ip")
+    rate_limits = {"GET": limits("help", "help_ip")}
 
     @extend_schema(
         operation_id="games_replay",

@@ -191,3 +191,39 @@ def test_presenters_render_a_past_daily_game_without_a_query(django_assert_num_q
         summary = presenters.game_summary(game=game, now=now)
         presenters.move_log_entry(entry)
     assert state["solution_length"] == 97 and state["code"] == summary["code"] == "YU1-C-AAAAAAB"
+
+
+def test_rate_limits_are_declared_once_per_operation_not_computed_by_each_view() -> None:
+    """Views name each operation's limits in ``rate_limits`` (common.api.ApiView reads them);
+    none writes a ``get_throttles`` of its own (issue 35: twelve copies had drifted apart)."""
+    defined = []
+    for package in ("games", "stats", "accounts", "frontend", "common"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef) and node.name == "get_throttles":
+                    defined.append(str(path.relative_to(ROOT)))
+    assert defined == ["common/api.py"]
+
+
+def test_every_limited_operation_counts_per_player_and_per_address() -> None:
+    from rest_framework.views import APIView
+
+    from common.api import ApiView
+    from common.throttles import IpThrottle
+
+    from yukon_site import urls  # noqa: F401 - every view imported
+
+    views = [view for view in _subclasses(ApiView) if view.rate_limits]
+    assert len(views) >= 12
+    for view in views:
+        assert issubclass(view, APIView)
+        for method, limits in view.rate_limits.items():
+            assert method in {"GET", "POST", "PUT", "PATCH", "DELETE"}, (view, method)
+            assert IpThrottle in limits.by, (view, method)  # one address cannot go around a per-player limit
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
