@@ -210,7 +210,6 @@ def test_every_limited_operation_counts_per_player_and_per_address() -> None:
 
     from common.api import ApiView
     from common.throttles import IpThrottle
-
     from yukon_site import urls  # noqa: F401 - every view imported
 
     views = [view for view in _subclasses(ApiView) if view.rate_limits]
