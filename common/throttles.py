@@ -30,6 +30,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from . import counters
+from .requests import client_address
 
 #: The windows of DRF's rate syntax ``N/second|minute|hour|day`` (by the first letter).
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -121,12 +122,12 @@ class PlayerThrottle(RateThrottle):
         session = getattr(request, "session", None)
         if session is not None and session.session_key:
             return f"session:{session.session_key}"
-        return f"ip:{self.get_ident(request)}"
+        return f"ip:{client_address(request)}"
 
 
 class IpThrottle(RateThrottle):
     def ident(self, request: Any) -> str | None:
-        return str(self.get_ident(request))
+        return str(client_address(request))
 
 
 class UsernameThrottle(RateThrottle):
@@ -137,7 +138,7 @@ class UsernameThrottle(RateThrottle):
 
     def ident(self, request: Any) -> str | None:
         data = request.data if isinstance(request.data, dict) else {}
-        return self.username_ident(data.get("username"), self.get_ident(request))
+        return self.username_ident(data.get("username"), client_address(request))
 
     @staticmethod
     def username_ident(username: object, address: str | None) -> str | None:
@@ -155,7 +156,7 @@ class FormUsernameThrottle(UsernameThrottle):
     """Per username and address of a login form (the admin's): the same counter as the API login's."""
 
     def ident(self, request: Any) -> str | None:
-        return self.username_ident(request.POST.get("username"), self.get_ident(request))
+        return self.username_ident(request.POST.get("username"), client_address(request))
 
 
 class EmailThrottle(RateThrottle):
@@ -242,8 +243,3 @@ def login_form_wait(request: Any) -> float | None:
     wait when the attempt is over a limit (None: go on)."""
     limits = RateLimits(IpThrottle("auth_ip"), FormUsernameThrottle("login_username"))
     return None if limits.allow_request(request, None) else limits.wait() or 0.0
-
-
-def client_address(request: Any) -> str:
-    """The client's address as the per-IP limits count it (``NUM_PROXIES`` applies)."""
-    return str(BaseThrottle().get_ident(request) or "")

@@ -1,7 +1,7 @@
 """Links between accounts (docs/fair-play.md, "One person, one result"): each start of today's deal
 records its device id (cookie) and a salted hash of its network (IPv4 /24, IPv6 /64; the address
-the rate limits count, so ``NUM_PROXIES`` applies). The salt is derived from ``SECRET_KEY`` and
-the date (HMAC), so it rotates daily and nothing secret is stored; rows are kept
+the rate limits count, ``common.requests.client_address``). The salt is derived from
+``SECRET_KEY`` and the date (HMAC), so it rotates daily and nothing secret is stored; rows are kept
 ``FAIRPLAY_RETENTION_DAYS`` (30) days. A ranked win is held (``linked``) when its account shares
 a device or network with another account that started the deal earlier that day."""
 
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from common.devices import device_of
-from common.throttles import client_address
+from common.requests import client_address
 
 from ..models import DailyStartLink, Game
 
