@@ -25,6 +25,10 @@ DEFAULT_RATES: dict[str, str] = {
     # then) stays well inside: a fixed window of a minute lets 30 such hints and more through.
     "help": "60/minute",
     "help_ip": "300/minute",
+    # Looking up a player by name (the profile page and its statistics): a person opens a few; a
+    # script guessing which names exist opens hundreds.
+    "lookup": "60/minute",
+    "lookup_ip": "120/minute",
     # New accounts per client address (docs/fair-play.md: accounts cost nothing, and a second one is a
     # scouting tool). Counts only accounts made (``common.throttles.AddressQuota``); "N/day" is
     # per UTC day.

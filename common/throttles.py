@@ -237,6 +237,14 @@ class AddressQuota:
             self._taken = None
 
 
+def page_wait(request: Any, *scopes: str) -> float | None:
+    """Count a page view outside the API in the limits of ``scopes`` (per player, then per IP, as
+    :func:`limits` pairs them); how long to wait when it is over one (None: go on)."""
+    counted = Limits(scopes, (PlayerThrottle, IpThrottle)).throttles()[0]
+    assert isinstance(counted, RateLimits)
+    return None if counted.allow_request(request, None) else counted.wait() or 0.0
+
+
 def login_form_wait(request: Any) -> float | None:
     """Count an attempt at a login form outside the API (the admin's) in the API login's limits
     per IP and per username, so that neither door adds guesses to the other; returns how long to

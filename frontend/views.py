@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 from uuid import UUID
 
 from django.conf import settings
@@ -25,6 +26,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts.limits import signup_limit_words
 from accounts.models import SETTING_DEFAULTS
 from common.errors import ApplicationError
+from common.throttles import page_wait
 from games.api import player_of
 from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
@@ -305,7 +307,14 @@ def signup(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public profile (``player.js`` asks ``GET players/{name}/stats``), the name
-    taken in any case; an unknown or deleted name gets the page's own 404, in the site's look."""
+    taken in any case; an unknown or deleted name gets the page's own 404, in the site's look.
+    Limited as the statistics it shows are (``lookup``): a 429 page past the limit."""
+    wait = page_wait(request, "lookup", "lookup_ip")
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        response = render(request, "429.html", {"wait": seconds}, status=429)
+        response["Retry-After"] = str(seconds)
+        return response
     try:
         account = user_by_username(username=username)
     except ApplicationError:

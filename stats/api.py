@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import error_responses
+from common.throttles import limits
 from games.api import player_of
 from games.competition import clock
 from games.daily import daily_deal_today
@@ -129,10 +130,12 @@ class MyStatsApi(ApiView):
 
 
 class PlayerStatsApi(ApiView):
+    rate_limits = {"GET": limits("lookup", "lookup_ip")}
+
     @extend_schema(
         operation_id="players_stats",
         summary="A player's public statistics",
-        responses={200: PlayerStatsSerializer, **error_responses(404)},
+        responses={200: PlayerStatsSerializer, **error_responses(404, 429)},
     )
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username=username)

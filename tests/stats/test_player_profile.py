@@ -59,3 +59,22 @@ def test_the_profile_answer_is_documented(guest, board):
     components = _strict(SchemaGenerator().get_schema(request=None, public=True)["components"])
 
     assert_matches(components, "PlayerStats", guest.get("/api/v1/players/jonas/stats").json())
+
+
+def test_looking_players_up_is_rate_limited_per_address(settings, client) -> None:
+    """300 guesses at names from one address in 3 s answered without a 429 (issue 40): the
+    profile page and its statistics count in one limit per address, with Retry-After."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "lookup": "1000/minute", "lookup_ip": "3/minute"},
+    }
+    factories.user(username="ada")
+    assert client.get("/players/ada").status_code == 200
+    assert client.get("/api/v1/players/ada/stats").status_code == 200
+    assert client.get("/players/nobody-by-that-name").status_code == 404
+    page = client.get("/players/ada")
+    assert page.status_code == 429 and int(page["Retry-After"]) >= 1
+    assert "Too many requests" in page.content.decode() or "Zu viele Anfragen" in page.content.decode()
+    api = client.get("/api/v1/players/ada/stats")
+    assert api.status_code == 429 and api.json()["error"] == "throttled" and "Retry-After" in api
