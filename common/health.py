@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from .dependencies import DEPENDENCY_ERRORS, redis_client
+from .metrics import operator_asks
 
 
 @never_cache
@@ -76,4 +77,7 @@ def readyz(request: HttpRequest) -> JsonResponse:
         **{name: _checked(check) if database else "unknown" for name, check in _CHECKS.items()},
     }
     ready = all(state in ("ok", "not configured") for state in checks.values())
-    return JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503)
+    body: dict[str, object] = {"status": "ok" if ready else "unavailable"}
+    if operator_asks(request):  # which part is down is the operator's to know, not the public's
+        body["checks"] = checks
+    return JsonResponse(body, status=200 if ready else 503)

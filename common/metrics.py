@@ -254,6 +254,13 @@ def metrics_text(*, metrics_dir: str | None = None) -> bytes:
     return generate_latest(registry)
 
 
+def operator_asks(request: HttpRequest) -> bool:
+    """Whether the request carries the operator's token (``Authorization: Bearer <METRICS_TOKEN>``,
+    when it is set): what /metrics and the details of /readyz answer to."""
+    token = settings.METRICS_TOKEN
+    return bool(token) and _authorized(request, token)
+
+
 def _authorized(request: HttpRequest, token: str) -> bool:
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
     return scheme.lower() == "bearer" and secrets.compare_digest(given.strip().encode(), token.encode())

@@ -50,10 +50,25 @@ def _today_deal(**fields: Any) -> DailyDeal:
     return DailyDeal.objects.create(**{"date": clock.today(), "code": DAILY_CODE, "solution_length": 97, **fields})
 
 
+@pytest.fixture
+def operator(settings: Any) -> dict[str, str]:
+    """The headers of the operator's requests (the token /metrics and /readyz's details answer to)."""
+    settings.METRICS_TOKEN = "operator-token-for-the-tests"
+    return {"HTTP_AUTHORIZATION": "Bearer operator-token-for-the-tests"}
+
+
 @pytest.mark.django_db
-def test_readyz_is_ok_with_the_database_and_todays_certified_deal(client: Client) -> None:
+def test_readyz_tells_the_public_only_whether_the_site_is_ready(client: Client, operator: dict[str, str]) -> None:
     _today_deal()
-    response = client.get("/readyz")
+    assert client.get("/readyz").json() == {"status": "ok"}
+    assert client.get("/readyz", HTTP_AUTHORIZATION="Bearer a-guess").json() == {"status": "ok"}
+    assert set(client.get("/readyz", **operator).json()) == {"status", "checks"}
+
+
+@pytest.mark.django_db
+def test_readyz_is_ok_with_the_database_and_todays_certified_deal(client: Client, operator: dict[str, str]) -> None:
+    _today_deal()
+    response = client.get("/readyz", **operator)
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
@@ -67,10 +82,12 @@ def test_readyz_is_ok_with_the_database_and_todays_certified_deal(client: Client
 
 
 @pytest.mark.django_db
-def test_readyz_is_503_without_a_certified_deal_for_today_and_says_only_what_is_missing(client: Client) -> None:
+def test_readyz_is_503_without_a_certified_deal_for_today_and_says_only_what_is_missing(
+    client: Client, operator: dict[str, str]
+) -> None:
     _today_deal(date=clock.today() - timedelta(days=1))  # yesterday's deal is no use today
     _today_deal(date=None, solution_length=None)  # nor a spare the solver did not certify
-    response = client.get("/readyz")
+    response = client.get("/readyz", **operator)
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "unavailable" and body["checks"]["daily_deal"] == "missing"
@@ -79,27 +96,29 @@ def test_readyz_is_503_without_a_certified_deal_for_today_and_says_only_what_is_
 
 
 @pytest.mark.django_db
-def test_readyz_counts_a_certified_spare_as_ready_and_leaves_it_spare(client: Client) -> None:
+def test_readyz_counts_a_certified_spare_as_ready_and_leaves_it_spare(client: Client, operator: dict[str, str]) -> None:
     spare = _today_deal(date=None)
-    response = client.get("/readyz")
+    response = client.get("/readyz", **operator)
     assert response.status_code == 200 and response.json()["checks"]["daily_deal"] == "ok"
     spare.refresh_from_db()
     assert spare.date is None  # the probe gave no deal a date: the first request of the day does
 
 
 @pytest.mark.django_db
-def test_readyz_does_not_ask_for_the_deal_while_the_database_is_down(client: Client, monkeypatch: Any) -> None:
+def test_readyz_does_not_ask_for_the_deal_while_the_database_is_down(
+    client: Client, monkeypatch: Any, operator: dict[str, str]
+) -> None:
     _today_deal()
     monkeypatch.setattr("common.health._database_ok", lambda: False)
-    response = client.get("/readyz")
+    response = client.get("/readyz", **operator)
     assert response.status_code == 503
     assert response.json()["checks"]["database"] == "down" and response.json()["checks"]["daily_deal"] == "unknown"
 
 
 @pytest.mark.django_db
-def test_readyz_is_503_while_redis_is_unreachable(client: Client, dead_redis: None) -> None:
+def test_readyz_is_503_while_redis_is_unreachable(client: Client, dead_redis: None, operator: dict[str, str]) -> None:
     _today_deal()
-    response = client.get("/readyz")
+    response = client.get("/readyz", **operator)
     assert response.status_code == 503
     assert response.json() == {
         "status": "unavailable",
