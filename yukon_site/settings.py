@@ -251,6 +251,9 @@ POSTMORTEM_DAILY_TOP = int(os.environ.get("POSTMORTEM_DAILY_TOP", "10"))
 
 # -- auth --------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = ["accounts.authentication.CachedModelBackend"]  # a session's account, cached
+# Where the admin's login goes when its `next` is missing or points off the site (Django's default,
+# /accounts/profile/, is no page here). The site's own login is the API's and says where to go itself.
+LOGIN_REDIRECT_URL = "/admin/"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

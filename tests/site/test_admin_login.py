@@ -108,3 +108,12 @@ def test_another_unicode_spelling_of_the_name_counts_in_its_limit(staff: Any, se
 
     assert response.status_code == 429
     assert not _logged_in(client)
+
+
+@pytest.mark.parametrize("next_page", ["https://evil.example/", "//evil.example/admin/", ""])
+def test_a_login_with_a_foreign_or_no_next_lands_on_the_admin(client: Client, staff: Any, next_page: str) -> None:
+    response = client.post(
+        LOGIN, {"username": "boss", "password": factories.PASSWORD, "next": next_page}, REMOTE_ADDR="10.1.1.9"
+    )
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+    assert client.get(response["Location"]).status_code == 200
