@@ -215,3 +215,23 @@ def test_reset_mails_are_limited_per_address_whether_it_has_an_account_or_not(ac
 
 def test_a_bad_address_for_a_reset_is_refused(guest):
     assert_error(_reset(guest, "not an address"), 400, "bad_email")
+
+
+@pytest.mark.parametrize(("hours", "works"), [(23, True), (25, False)])
+def test_a_reset_link_works_for_one_day(account, mailoutbox, hours, works):
+    _confirmed(account, "lena@example.org", mailoutbox)
+    _reset(APIClient(), "lena@example.org")
+    link = _link(mailoutbox[-1], "reset")
+    with time_machine.travel(timezone.now() + timedelta(hours=hours)):
+        page = APIClient().get(link, follow=True).content.decode()
+    assert ('id="reset-invalid"' not in page) is works
+
+
+@pytest.mark.parametrize(("hours", "works"), [(71, True), (73, False)])
+def test_a_confirmation_link_works_for_three_days(account, player, mailoutbox, hours, works):
+    player.put("/api/v1/auth/email", {"email": "late@example.org"})
+    link = _link(mailoutbox[-1], "email")
+    with time_machine.travel(timezone.now() + timedelta(hours=hours)):
+        status = APIClient().get(link).status_code
+    assert (status == 200) is works
+    assert player.get("/api/v1/auth/me").json()["email_confirmed"] is works
