@@ -46,11 +46,6 @@ from .serializers import (
 SESSION_TOKEN_KEY = services.SESSION_TOKEN_KEY
 
 
-def _link_base(request: Request) -> str:
-    """The site's address as this request reached it (``https://host``), for the links of mails."""
-    return request.build_absolute_uri("/").rstrip("/")
-
-
 def _session_login(request: Request) -> bool:
     """Whether the request comes with a session logged in to its account (not only a token; a
     token client's guest cookie is no login)."""
@@ -135,7 +130,6 @@ class RegisterApi(ApiView):
             user = services.user_register(
                 **serializer.validated_data,
                 settings=services.player_settings_get(user=None, session=request.session),
-                link_base=_link_base(request),
             )
         except ApplicationError:  # no account made: it does not count
             quota.give_back()
@@ -330,7 +324,7 @@ class PasswordResetApi(ApiView):
     def post(self, request: Request) -> Response:
         serializer = EmailSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.password_reset_request(email=serializer.validated_data["email"], link_base=_link_base(request))
+        services.password_reset_request(email=serializer.validated_data["email"])
         detail = pgettext(
             "auth.reset.sent",
             "If an account has this confirmed address, a link to set a new password is on its way to it. "
@@ -353,9 +347,7 @@ class EmailApi(ApiView):
     def put(self, request: Request) -> Response:
         serializer = EmailSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        sent = services.user_email_set(
-            user=request.user, email=serializer.validated_data["email"], link_base=_link_base(request)
-        )
+        sent = services.user_email_set(user=request.user, email=serializer.validated_data["email"])
         detail = (
             pgettext(
                 "auth.email.sent", "A confirmation link is on its way to the new address. It works for three days."

@@ -1,13 +1,15 @@
 """The site's mails: a password-reset link (Django's ``PasswordResetForm`` and its tokens) and the
 link that confirms an address (``accounts.services.email_confirmation_token``). Each in the
 account's language (else the one of the request that asked), as plain text and HTML, from
-``DEFAULT_FROM_EMAIL`` through the backend ``EMAIL_URL`` chose (``common/mail.py``)."""
+``DEFAULT_FROM_EMAIL`` through the backend ``EMAIL_URL`` chose (``common/mail.py``). Their links
+point at ``SITE_URL``, the site's own address, never at a request's Host."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
@@ -33,7 +35,7 @@ class _ResetForm(PasswordResetForm):
             super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
-def password_reset_send(*, email: str, link_base: str, language: str) -> int:
+def password_reset_send(*, email: str, language: str) -> int:
     """Mail a reset link to each active account whose confirmed address is ``email`` (at most one:
     confirmed addresses are unique); how many were sent."""
     form = _ResetForm({"email": email})
@@ -41,7 +43,7 @@ def password_reset_send(*, email: str, link_base: str, language: str) -> int:
         return 0
     form.fallback_language = language
     users = list(form.get_users(email))
-    base = urlsplit(link_base)
+    base = urlsplit(settings.SITE_URL)
     form.save(
         domain_override=base.netloc,
         use_https=base.scheme == "https",
@@ -52,7 +54,7 @@ def password_reset_send(*, email: str, link_base: str, language: str) -> int:
     return len(users)
 
 
-def email_confirmation_send(*, user_id: int, email: str, link_base: str, language: str) -> bool:
+def email_confirmation_send(*, user_id: int, email: str, language: str) -> bool:
     """Mail the confirmation link of ``email`` to it, if it still waits for one on that account."""
     from .services import email_confirmation_token
 
@@ -63,8 +65,8 @@ def email_confirmation_send(*, user_id: int, email: str, link_base: str, languag
     context = {
         "user": profile.user,
         "email": email,
-        "link": link_base.rstrip("/") + reverse("email-confirm", args=[token]),
-        "site": urlsplit(link_base).netloc,
+        "link": settings.SITE_URL + reverse("email-confirm", args=[token]),
+        "site": urlsplit(settings.SITE_URL).netloc,
     }
     with translation.override(profile.language or language):
         subject = "".join(render_to_string(TEMPLATES + "email_confirm_subject.txt", context).splitlines())

@@ -80,7 +80,6 @@ def user_register(
     settings: Mapping[str, bool] | None = None,
     email: str = "",
     language: str = "",
-    link_base: str = "",
 ) -> Any:
     """A new account with its profile (starting from ``settings``, e.g. the guest's). An ``email``
     waits for its confirmation (:func:`user_email_set` sends the link).
@@ -98,7 +97,7 @@ def user_register(
             user = User.objects.create_user(username=username, password=password)
             Profile.objects.create(user=user, language=_language(language), **_clean_settings(settings or {}))
             if email:
-                user_email_set(user=user, email=email, link_base=link_base)
+                user_email_set(user=user, email=email)
     except IntegrityError:  # registered at the same moment by someone else
         raise ApplicationError(ErrorCode.USERNAME_TAKEN) from None
     return user
@@ -257,12 +256,12 @@ def email_clean(email: str) -> str:
     return email
 
 
-def user_email_set(*, user: Any, email: str, link_base: str) -> bool:
+def user_email_set(*, user: Any, email: str) -> bool:
     """A new address for the account: it waits for its confirmation (the confirmed one, if any,
     stays until then), and the link goes to it once this transaction commits. Whether another
     account has it confirmed is said only to whoever opens the link (no answer here tells who
-    has an account). The present address again drops a waiting one. True if a link is sent.
-    ``link_base``: the site's address for the link (``https://host``)."""
+    has an account). The present address again drops a waiting one. True if a link is sent (it
+    points at ``SITE_URL``)."""
     from .tasks import email_confirmation_send  # (the tasks module imports this one)
 
     email = email_clean(email)
@@ -272,7 +271,7 @@ def user_email_set(*, user: Any, email: str, link_base: str) -> bool:
         profile.email_pending = "" if same else email
         profile.save(update_fields=["email_pending"])
     if not same:
-        kwargs = {"user_id": user.pk, "email": email, "link_base": link_base, "language": _mail_language(profile)}
+        kwargs = {"user_id": user.pk, "email": email, "language": _mail_language(profile)}
         transaction.on_commit(lambda: email_confirmation_send.delay(**kwargs))
     return not same
 
@@ -282,7 +281,7 @@ def _mail_language(profile: Profile | None) -> str:
     return (profile.language if profile is not None else "") or translation.get_language() or "de"
 
 
-def password_reset_request(*, email: str, link_base: str) -> None:
+def password_reset_request(*, email: str) -> None:
     """Mail a password-reset link to the account whose confirmed address is ``email``, if there is
     one. Nothing here differs for an address without an account: the look-up and the mail happen
     in a task, once the request has answered, so neither the answer nor its time tells."""
@@ -290,7 +289,7 @@ def password_reset_request(*, email: str, link_base: str) -> None:
 
     email = email_clean(email)
     language = translation.get_language() or "de"
-    transaction.on_commit(lambda: password_reset_send.delay(email=email, link_base=link_base, language=language))
+    transaction.on_commit(lambda: password_reset_send.delay(email=email, language=language))
 
 
 def user_email_remove(*, user: Any) -> None:

@@ -13,8 +13,9 @@ from . import mail, services
 
 
 @shared_task(name="accounts.password_reset_send", **RETRY)
-def password_reset_send(*, email: str, link_base: str, language: str) -> None:
-    mail.password_reset_send(email=email, link_base=link_base, language=language)
+def password_reset_send(*, email: str, language: str, link_base: str = "") -> None:
+    # (``link_base``: sent by a process from before SITE_URL, ignored: a link is the site's own)
+    mail.password_reset_send(email=email, language=language)
 
 
 @shared_task(name="accounts.login_sessions_prune", **RETRY)
@@ -24,5 +25,6 @@ def login_sessions_prune() -> None:
 
 
 @shared_task(name="accounts.email_confirmation_send", **RETRY)
-def email_confirmation_send(*, user_id: int, email: str, link_base: str, language: str) -> None:
-    mail.email_confirmation_send(user_id=user_id, email=email, link_base=link_base, language=language)
+def email_confirmation_send(*, user_id: int, email: str, language: str, link_base: str = "") -> None:
+    # (``link_base``: as above)
+    mail.email_confirmation_send(user_id=user_id, email=email, language=language)

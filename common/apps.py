@@ -6,6 +6,7 @@ class CommonConfig(AppConfig):
     verbose_name = "Common API pieces"
 
     def ready(self) -> None:
+        from . import checks  # noqa: F401 - registers the site's system checks
         from .metrics import task_signals_connect
 
         task_signals_connect()

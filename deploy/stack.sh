@@ -17,6 +17,7 @@ export SESSION_COOKIE_SECURE=${SESSION_COOKIE_SECURE:-0}
 export SECURE_HSTS_SECONDS=${SECURE_HSTS_SECONDS:-0}
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
 export PORT=${PORT:-8000}
+export SITE_URL=${SITE_URL:-https://localhost:${HTTPS_PORT:-$((PORT + 443))}}  # the links in mails: the edge's address
 export WEB_PORT=$PORT  # honcho hands the web process PORT; the edge reads WEB_PORT (deploy/caddy.sh)
 export NUM_PROXIES=${NUM_PROXIES:-1}  # granian listens on loopback: the edge is the one proxy
 mkdir -p var

@@ -75,6 +75,12 @@ def _no_clairvoyance_test(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _site_url(settings: Any) -> None:
+    """The site's address in the mails' links: the test client's (a browser test sets its server's)."""
+    settings.SITE_URL = "http://testserver"
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(settings: Any) -> None:
     """Throttle counters live in the cache: every test gets a namespace of its own.
 

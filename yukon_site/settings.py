@@ -40,6 +40,10 @@ DEBUG = env_bool("DEBUG", True)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY and not env_bool("ALLOW_DEV_SECRET_KEY", False):
     raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY (the development key is public)")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# The site's own address (scheme and host, e.g. https://yukon.example.com): the links in its mails
+# and their "at <site>" come from it, never from a request's Host header (which a client chooses).
+# Production must set it (`manage.py check` warns); `make run` serves http://127.0.0.1:8000.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [

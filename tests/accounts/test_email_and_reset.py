@@ -235,3 +235,30 @@ def test_a_confirmation_link_works_for_three_days(account, player, mailoutbox, h
         status = APIClient().get(link).status_code
     assert (status == 200) is works
     assert player.get("/api/v1/auth/me").json()["email_confirmed"] is works
+
+
+def test_the_links_in_mails_are_the_sites_own_whatever_host_the_request_named(account, mailoutbox, settings):
+    """Found by an outside audit: ``Host: localhost:9999`` through the edge put port 9999 into the
+    link mailed to the victim. The links come from SITE_URL alone."""
+    settings.SITE_URL = "https://yukon.example.com"
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+    client = factories.token_client(account)
+    assert (
+        client.put("/api/v1/auth/email", {"email": "lena@example.org"}, HTTP_HOST="localhost:9999").status_code == 202
+    )
+    confirm = mailoutbox[-1].body
+    assert "https://yukon.example.com/account/email/" in confirm and "9999" not in confirm
+    assert "yukon.example.com" in mailoutbox[-1].alternatives[0][0]
+    APIClient().get(re.search(r"https://yukon\.example\.com(/account/email/\S+)", confirm).group(1))
+    APIClient().post("/api/v1/auth/password-reset", {"email": "lena@example.org"}, HTTP_HOST="localhost:9999")
+    reset = mailoutbox[-1].body
+    assert "https://yukon.example.com/account/reset/" in reset and "9999" not in reset
+
+
+def test_manage_py_check_warns_when_the_site_url_is_missing(settings):
+    from common.checks import site_url_check
+
+    settings.SITE_URL = ""
+    assert [warning.id for warning in site_url_check()] == ["yukon.W001"]
+    settings.SITE_URL = "https://yukon.example.com"
+    assert site_url_check() == []

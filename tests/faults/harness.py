@@ -155,6 +155,7 @@ class Stack:
             "SECURE_SSL_REDIRECT": "0",
             "SESSION_COOKIE_SECURE": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SITE_URL": f"http://127.0.0.1:{self.port}",
             "PORT": str(self.port),
             "WEB_PORT": str(self.port),
             "HTTPS_PORT": str(self.https_port),

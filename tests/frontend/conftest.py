@@ -55,9 +55,10 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+def new_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Callable[..., Any]]:
     """Open a page in a fresh browser context (its own cookies and storage): German desktop by
     default; any `browser.new_context` option may be passed. JavaScript errors fail the test."""
+    settings.SITE_URL = live_server.url  # the links in mails lead to this server
     contexts: list[Any] = []
     errors: list[str] = []
 

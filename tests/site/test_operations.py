@@ -230,6 +230,7 @@ def test_production_settings_pass_djangos_deployment_checks() -> None:
         "REDIS_URL": "redis://127.0.0.1:6379/0",  # (not connected to: a check needs none)
         "SECURE_HSTS_PRELOAD": "1",
         "ALLOWED_HOSTS": "yukon.example",
+        "SITE_URL": "https://yukon.example",
     }
     out = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
