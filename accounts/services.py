@@ -307,18 +307,24 @@ def email_confirmation_token(*, user_id: Any, email: str) -> str:
     return signing.TimestampSigner(salt=_EMAIL_SALT).sign_object({"u": user_id, "e": email}, compress=True)
 
 
-def user_email_confirm(*, token: str) -> Any:
-    """Confirm the address of a link: it becomes the account's (the one before goes). 400
-    ``link_invalid`` if the link is forged, expired, or its address is no longer the one waiting;
-    400 ``email_taken`` if another account confirmed it meanwhile. Opening it twice is fine."""
-    User = get_user_model()
+def email_confirmation_read(*, token: str) -> tuple[Any, str]:
+    """The account id and the address of a confirmation link, without confirming anything; 400
+    ``link_invalid`` if it is forged or expired."""
     try:
         data = signing.TimestampSigner(salt=_EMAIL_SALT).unsign_object(
             token, max_age=django_settings.EMAIL_CONFIRM_TIMEOUT
         )
-        user_id, email = data["u"], str(data["e"])
+        return data["u"], str(data["e"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise ApplicationError(ErrorCode.LINK_INVALID) from None
+
+
+def user_email_confirm(*, token: str) -> Any:
+    """Confirm the address of a link: it becomes the account's (the one before goes). 400
+    ``link_invalid`` if the link is forged, expired, or its address is no longer the one waiting;
+    400 ``email_taken`` if another account confirmed it meanwhile. Confirming twice is fine."""
+    User = get_user_model()
+    user_id, email = email_confirmation_read(token=token)
     try:
         with transaction.atomic():
             profile = Profile.objects.select_for_update().select_related("user").filter(user_id=user_id).first()

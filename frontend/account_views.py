@@ -10,7 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import services
 from common.errors import ApplicationError
@@ -55,14 +55,20 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
         return response
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @ensure_csrf_cookie
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """An address's confirmation link: confirmed, or why not (expired, replaced, another account's)."""
+    """An address's confirmation link. Opening it changes nothing (a mail scanner that follows
+    links must not confirm an address for whoever typed it): the page shows the address and one
+    button, a POST with the CSRF token, which confirms it; or why not (expired, replaced,
+    another account's)."""
     try:
-        user = services.user_email_confirm(token=token)
+        if request.method == "POST":
+            user = services.user_email_confirm(token=token)
+            return _page(request, "email_confirm.html", "email_confirm", "account.js", email=user.email, done=True)
+        _, email = services.email_confirmation_read(token=token)
     except ApplicationError as error:
         response = _page(request, "email_confirm.html", "email_confirm", "account.js", error=error.detail)
         response.status_code = 400
         return response
-    return _page(request, "email_confirm.html", "email_confirm", "account.js", email=user.email)
+    return _page(request, "email_confirm.html", "email_confirm", "account.js", email=email, done=False)

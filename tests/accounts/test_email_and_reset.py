@@ -28,10 +28,19 @@ def _link(message, kind: str) -> str:
     return match.group(1)
 
 
+def _confirm(link: str):
+    """Open a confirmation link and press its button, as its recipient does."""
+    browser = APIClient(enforce_csrf_checks=True)
+    opened = browser.get(link)
+    if opened.status_code != 200:
+        return opened
+    return browser.post(link, {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value}, format="multipart")
+
+
 def _confirmed(account, email: str, mailoutbox) -> None:
     client = factories.token_client(account)
     assert client.put("/api/v1/auth/email", {"email": email}).status_code == 202
-    assert APIClient().get(_link(mailoutbox[-1], "email")).status_code == 200
+    assert _confirm(_link(mailoutbox[-1], "email")).status_code == 200
 
 
 def _browser(account) -> APIClient:
@@ -56,7 +65,7 @@ def test_an_address_given_at_sign_up_is_confirmed_by_the_link_mailed_to_it(guest
     assert message.to == ["Lena@example.org"]
     assert "Bestätige" in message.subject  # the language of the sign-up (German by default)
     assert message.alternatives and message.alternatives[0][1] == "text/html"
-    page = APIClient().get(_link(message, "email"))
+    page = _confirm(_link(message, "email"))
     assert page.status_code == 200 and "Lena@example.org" in page.content.decode()
     me = guest.get("/api/v1/auth/me").json()
     assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("Lena@example.org", True, None)
@@ -69,7 +78,7 @@ def test_a_new_address_replaces_the_confirmed_one_only_once_confirmed(account, p
 
     me = player.get("/api/v1/auth/me").json()
     assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("old@example.org", True, "new@example.org")
-    assert APIClient().get(_link(mailoutbox[-1], "email")).status_code == 200
+    assert _confirm(_link(mailoutbox[-1], "email")).status_code == 200
     me = player.get("/api/v1/auth/me").json()
     assert (me["email"], me["email_pending"]) == ("new@example.org", None)
 
@@ -80,7 +89,7 @@ def test_a_confirmation_link_expires_and_an_old_one_stops_working(account, playe
     player.put("/api/v1/auth/email", {"email": "second@example.org"})
     second = _link(mailoutbox[-1], "email")
 
-    assert APIClient().get(first).status_code == 400  # replaced by the second address
+    assert _confirm(first).status_code == 400  # replaced by the second address
     with time_machine.travel(timezone.now() + timedelta(seconds=settings.EMAIL_CONFIRM_TIMEOUT + 60)):
         expired = APIClient().get(second, HTTP_ACCEPT_LANGUAGE="en")
     assert expired.status_code == 400 and "expired" in expired.content.decode()
@@ -95,7 +104,7 @@ def test_an_address_is_confirmed_for_one_account_only_whatever_its_case(account,
     answer = player.put("/api/v1/auth/email", {"email": "shared@EXAMPLE.org"})
 
     assert answer.status_code == 202  # the answer tells nobody that an account has it
-    page = APIClient().get(_link(mailoutbox[-1], "email"))
+    page = _confirm(_link(mailoutbox[-1], "email"))
     assert page.status_code == 400 and "gehört schon zu einem anderen Konto" in page.content.decode()
     assert get_user_model().objects.get(pk=account.pk).email == ""
 
@@ -232,7 +241,7 @@ def test_a_confirmation_link_works_for_three_days(account, player, mailoutbox, h
     player.put("/api/v1/auth/email", {"email": "late@example.org"})
     link = _link(mailoutbox[-1], "email")
     with time_machine.travel(timezone.now() + timedelta(hours=hours)):
-        status = APIClient().get(link).status_code
+        status = _confirm(link).status_code
     assert (status == 200) is works
     assert player.get("/api/v1/auth/me").json()["email_confirmed"] is works
 
@@ -249,7 +258,7 @@ def test_the_links_in_mails_are_the_sites_own_whatever_host_the_request_named(ac
     confirm = mailoutbox[-1].body
     assert "https://yukon.example.com/account/email/" in confirm and "9999" not in confirm
     assert "yukon.example.com" in mailoutbox[-1].alternatives[0][0]
-    APIClient().get(re.search(r"https://yukon\.example\.com(/account/email/\S+)", confirm).group(1))
+    _confirm(re.search(r"https://yukon\.example\.com(/account/email/\S+)", confirm).group(1))
     APIClient().post("/api/v1/auth/password-reset", {"email": "lena@example.org"}, HTTP_HOST="localhost:9999")
     reset = mailoutbox[-1].body
     assert "https://yukon.example.com/account/reset/" in reset and "9999" not in reset
@@ -262,3 +271,22 @@ def test_manage_py_check_warns_when_the_site_url_is_missing(settings):
     assert [warning.id for warning in site_url_check()] == ["yukon.W001"]
     settings.SITE_URL = "https://yukon.example.com"
     assert site_url_check() == []
+
+
+def test_opening_a_confirmation_link_changes_nothing_until_its_button_is_pressed(account, player, mailoutbox):
+    """Found by an outside audit: a mail scanner that follows links confirmed an address for
+    whoever typed it (squatting a stranger's address). The link's page asks; its POST confirms."""
+    player.put("/api/v1/auth/email", {"email": "someone@example.org"})
+    link = _link(mailoutbox[-1], "email")
+    scanner = APIClient(enforce_csrf_checks=True)
+    page = scanner.get(link)
+    assert page.status_code == 200 and 'id="confirm-form"' in page.content.decode()
+    assert "someone@example.org" in page.content.decode()
+    assert scanner.head(link).status_code == 200
+    assert player.get("/api/v1/auth/me").json()["email_confirmed"] is False
+    assert APIClient(enforce_csrf_checks=True).post(link).status_code == 403  # no CSRF token: refused
+    assert player.get("/api/v1/auth/me").json()["email_confirmed"] is False
+
+    done = scanner.post(link, {"csrfmiddlewaretoken": scanner.cookies["csrftoken"].value}, format="multipart")
+    assert done.status_code == 200 and 'id="confirm-result"' in done.content.decode()
+    assert player.get("/api/v1/auth/me").json()["email_confirmed"] is True
