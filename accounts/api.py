@@ -94,7 +94,8 @@ def _token_body(token: ApiToken, request: Request) -> dict[str, Any]:
 
 
 class RegisterApi(ApiView):
-    rate_limits = {"POST": limits("auth", "auth_ip")}
+    # and, when an address is given, its confirmation mail in the per-recipient mail limit
+    rate_limits = {"POST": limits("auth", "auth_ip", "mail", by=(PlayerThrottle, IpThrottle, EmailThrottle))}
 
     @extend_schema(
         operation_id="auth_register",
@@ -336,7 +337,9 @@ class PasswordResetApi(ApiView):
 class EmailApi(ApiView):
     permission_classes = [IsAuthenticated]
 
-    rate_limits = {"PUT": limits("mail", "mail_ip")}
+    # per account, per IP, and per recipient (with the reset mails: a few an hour to one address,
+    # whoever asks)
+    rate_limits = {"PUT": limits("mail", "mail_ip", "mail", by=(PlayerThrottle, IpThrottle, EmailThrottle))}
 
     @extend_schema(
         operation_id="auth_email_set",
