@@ -30,6 +30,7 @@ from .serializers import (
     ApiTokenSerializer,
     AuthTokenSerializer,
     CredentialsSerializer,
+    EmailChangeSerializer,
     EmailSerializer,
     LanguageSerializer,
     LoginSessionSerializer,
@@ -339,18 +340,30 @@ class EmailApi(ApiView):
 
     # per account, per IP, and per recipient (with the reset mails: a few an hour to one address,
     # whoever asks)
-    rate_limits = {"PUT": limits("mail", "mail_ip", "mail", by=(PlayerThrottle, IpThrottle, EmailThrottle))}
+    # Removing it asks the password too: limited as the other password checks are.
+    rate_limits = {
+        "PUT": limits("mail", "mail_ip", "mail", by=(PlayerThrottle, IpThrottle, EmailThrottle)),
+        "DELETE": limits("auth", "auth_ip"),
+    }
+    schema = BodyOnDeleteSchema()
 
     @extend_schema(
         operation_id="auth_email_set",
         summary="Set a new e-mail address: a confirmation link goes to it (the confirmed one stays until then)",
-        request=EmailSerializer,
+        description="`password` is the account's, asked again (400 `wrong_password`; missing: `bad_request`): a "
+        "session alone must not take the account through a reset mail to a new address. Once the new "
+        "address is confirmed, the one before is told, with a link that undoes the change for a week.",
+        request=EmailChangeSerializer,
         responses={202: AcceptedSerializer, **_errors(400, 401, 429)},
     )
     def put(self, request: Request) -> Response:
-        serializer = EmailSerializer(data=request.data)
+        serializer = EmailChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        sent = services.user_email_set(user=request.user, email=serializer.validated_data["email"])
+        sent = services.user_email_set(
+            user=request.user,
+            email=serializer.validated_data["email"],
+            password=serializer.validated_data["password"],
+        )
         detail = (
             pgettext(
                 "auth.email.sent", "A confirmation link is on its way to the new address. It works for three days."
@@ -363,10 +376,15 @@ class EmailApi(ApiView):
     @extend_schema(
         operation_id="auth_email_remove",
         summary="Remove the e-mail address (confirmed and waiting): a forgotten password can then not be reset",
-        responses={204: None, **_errors(401)},
+        description="`password` is the account's, asked again (400 `wrong_password` / `bad_request`). The "
+        "confirmed address is told, with a link that puts it back for a week.",
+        request=PasswordConfirmSerializer,
+        responses={204: None, **_errors(400, 401, 429)},
     )
     def delete(self, request: Request) -> Response:
-        services.user_email_remove(user=request.user)
+        serializer = PasswordConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.user_email_remove(user=request.user, password=serializer.validated_data["password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -54,6 +54,33 @@ def password_reset_send(*, email: str, language: str) -> int:
     return len(users)
 
 
+def email_changed_send(*, user_id: int, previous: str, current: str, language: str) -> bool:
+    """Tell the address the account had (``previous``, confirmed) that it was replaced by
+    ``current`` (or removed, ``""``), when, and how to undo it (a link, valid a week)."""
+    from django.utils import timezone
+
+    from .services import email_undo_token
+
+    profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
+    if profile is None:
+        return False
+    token = email_undo_token(user_id=user_id, previous=previous)
+    context = {
+        "user": profile.user,
+        "current": current,
+        "when": timezone.now(),
+        "link": settings.SITE_URL + reverse("email-undo", args=[token]),
+        "site": urlsplit(settings.SITE_URL).netloc,
+    }
+    with translation.override(profile.language or language):
+        subject = "".join(render_to_string(TEMPLATES + "email_changed_subject.txt", context).splitlines())
+        text = render_to_string(TEMPLATES + "email_changed.txt", context)
+        message = EmailMultiAlternatives(subject, text, to=[previous])
+        message.attach_alternative(render_to_string(TEMPLATES + "email_changed.html", context), "text/html")
+        message.send()
+    return True
+
+
 def email_confirmation_send(*, user_id: int, email: str, language: str) -> bool:
     """Mail the confirmation link of ``email`` to it, if it still waits for one on that account."""
     from .services import email_confirmation_token

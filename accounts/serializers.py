@@ -47,6 +47,13 @@ class EmailSerializer(serializers.Serializer):
     email = EmailAddressField(max_length=254)
 
 
+class EmailChangeSerializer(PasswordConfirmSerializer):
+    """A new address for the account, with its password asked again (a session alone, on a shared
+    computer or stolen, must not be able to take the account through a reset mail)."""
+
+    email = EmailAddressField(max_length=254)
+
+
 class AcceptedSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="What happens next, in the request's language.")
 

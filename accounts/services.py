@@ -256,14 +256,17 @@ def email_clean(email: str) -> str:
     return email
 
 
-def user_email_set(*, user: Any, email: str) -> bool:
+def user_email_set(*, user: Any, email: str, password: str | None = None) -> bool:
     """A new address for the account: it waits for its confirmation (the confirmed one, if any,
     stays until then), and the link goes to it once this transaction commits. Whether another
     account has it confirmed is said only to whoever opens the link (no answer here tells who
     has an account). The present address again drops a waiting one. True if a link is sent (it
-    points at ``SITE_URL``)."""
+    points at ``SITE_URL``). ``password``: asked again when an account changes its address (400
+    ``wrong_password``); at sign-up there is none to ask."""
     from .tasks import email_confirmation_send  # (the tasks module imports this one)
 
+    if password is not None and not user.check_password(password):
+        raise ApplicationError(ErrorCode.WRONG_PASSWORD)
     email = email_clean(email)
     with transaction.atomic():
         profile = _profile_of(user, lock=True)
@@ -292,14 +295,75 @@ def password_reset_request(*, email: str) -> None:
     transaction.on_commit(lambda: password_reset_send.delay(email=email, language=language))
 
 
-def user_email_remove(*, user: Any) -> None:
-    """No address any more: neither the confirmed one nor one waiting."""
+def user_email_remove(*, user: Any, password: str) -> None:
+    """No address any more: neither the confirmed one nor one waiting (the password asked again:
+    400 ``wrong_password``). The confirmed one is told, with a link that puts it back."""
+    if not user.check_password(password):
+        raise ApplicationError(ErrorCode.WRONG_PASSWORD)
     with transaction.atomic():
         profile = _profile_of(user, lock=True)
         profile.email_pending = ""
         profile.save(update_fields=["email_pending"])
+        previous = get_user_model().objects.filter(pk=user.pk).values_list("email", flat=True).first() or ""
         get_user_model().objects.filter(pk=user.pk).update(email="")
         user.email = ""
+        if previous:
+            _email_change_tell(user=user, previous=previous, current="", language=_mail_language(profile))
+
+
+_EMAIL_UNDO_SALT = "accounts.email-undo"
+
+
+def _email_change_tell(*, user: Any, previous: str, current: str, language: str) -> None:
+    """Once this transaction commits: a mail to the ``previous`` confirmed address that it was
+    replaced by ``current`` (or removed), with a link that undoes it (``EMAIL_UNDO_TIMEOUT``)."""
+    from .tasks import email_changed_send
+
+    kwargs = {"user_id": user.pk, "previous": previous, "current": current, "language": language}
+    transaction.on_commit(lambda: email_changed_send.delay(**kwargs))
+
+
+def email_undo_token(*, user_id: Any, previous: str) -> str:
+    """The signed text of an undo link: put ``previous`` back as the account's address."""
+    return signing.TimestampSigner(salt=_EMAIL_UNDO_SALT).sign_object({"u": user_id, "e": previous}, compress=True)
+
+
+def email_undo_read(*, token: str) -> tuple[Any, str]:
+    """The account id and the address an undo link puts back; 400 ``link_invalid`` if forged or
+    older than ``EMAIL_UNDO_TIMEOUT``."""
+    try:
+        data = signing.TimestampSigner(salt=_EMAIL_UNDO_SALT).unsign_object(
+            token, max_age=django_settings.EMAIL_UNDO_TIMEOUT
+        )
+        return data["u"], str(data["e"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise ApplicationError(ErrorCode.LINK_INVALID) from None
+
+
+def user_email_undo(*, token: str) -> Any:
+    """Undo a change of the account's address from the link mailed to the address before: it is
+    the account's confirmed address again (a waiting one goes), and every session and API token
+    of the account ends (whoever changed it is signed out; the owner signs in again, and may set
+    a new password through the address). 400 ``link_invalid``, or ``email_taken`` if another
+    account has confirmed that address meanwhile."""
+    user_id, previous = email_undo_read(token=token)
+    User = get_user_model()
+    try:
+        with transaction.atomic():
+            profile = Profile.objects.select_for_update().select_related("user").filter(user_id=user_id).first()
+            if profile is None:
+                raise ApplicationError(ErrorCode.LINK_INVALID)
+            user = profile.user
+            if User.objects.filter(email__iexact=previous).exclude(pk=user.pk).exists():
+                raise ApplicationError(ErrorCode.EMAIL_TAKEN)
+            user.email = previous
+            user.save(update_fields=["email"])
+            profile.email_pending = ""
+            profile.save(update_fields=["email_pending"])
+            account_sign_out_elsewhere(user=user, keep_session_key=None)
+    except IntegrityError:
+        raise ApplicationError(ErrorCode.EMAIL_TAKEN) from None
+    return user
 
 
 def email_confirmation_token(*, user_id: Any, email: str) -> str:
@@ -337,10 +401,13 @@ def user_email_confirm(*, token: str) -> Any:
                 raise ApplicationError(ErrorCode.LINK_INVALID)
             if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
                 raise ApplicationError(ErrorCode.EMAIL_TAKEN)
+            previous = user.email
             user.email = profile.email_pending
             user.save(update_fields=["email"])
             profile.email_pending = ""
             profile.save(update_fields=["email_pending"])
+            if previous and previous.casefold() != user.email.casefold():
+                _email_change_tell(user=user, previous=previous, current=user.email, language=_mail_language(profile))
     except IntegrityError:  # confirmed for another account at the same moment (the index on LOWER(email))
         raise ApplicationError(ErrorCode.EMAIL_TAKEN) from None
     return user

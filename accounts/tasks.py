@@ -24,6 +24,11 @@ def login_sessions_prune() -> None:
     services.login_sessions_prune()
 
 
+@shared_task(name="accounts.email_changed_send", **RETRY)
+def email_changed_send(*, user_id: int, previous: str, current: str, language: str) -> None:
+    mail.email_changed_send(user_id=user_id, previous=previous, current=current, language=language)
+
+
 @shared_task(name="accounts.email_confirmation_send", **RETRY)
 def email_confirmation_send(*, user_id: int, email: str, language: str, link_base: str = "") -> None:
     # (``link_base``: as above)

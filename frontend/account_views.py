@@ -72,3 +72,21 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
         response.status_code = 400
         return response
     return _page(request, "email_confirm.html", "email_confirm", "account.js", email=email, done=False)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@ensure_csrf_cookie
+def email_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to an account's address before it was changed or removed: its page asks,
+    and its button (a POST with the CSRF token) puts the address back and signs the account out
+    everywhere (``accounts.services.user_email_undo``); opening it changes nothing."""
+    try:
+        if request.method == "POST":
+            user = services.user_email_undo(token=token)
+            return _page(request, "email_undo.html", "email_undo", "account.js", email=user.email, done=True)
+        _, email = services.email_undo_read(token=token)
+    except ApplicationError as error:
+        response = _page(request, "email_undo.html", "email_undo", "account.js", error=error.detail)
+        response.status_code = 400
+        return response
+    return _page(request, "email_undo.html", "email_undo", "account.js", email=email, done=False)

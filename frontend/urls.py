@@ -18,5 +18,6 @@ urlpatterns = [
     path("account/password-reset", account_views.password_reset, name="password-reset"),
     path("account/reset/<uidb64>/<token>", account_views.PasswordResetConfirm.as_view(), name="password-reset-confirm"),
     path("account/email/<str:token>", account_views.email_confirm, name="email-confirm"),
+    path("account/email-undo/<str:token>", account_views.email_undo, name="email-undo"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

@@ -165,6 +165,10 @@ PAGES = {
         pgettext_lazy("title.email_confirm", "Confirm your e-mail address – Yukon Solitaire"),
         pgettext_lazy("description.email_confirm", "Confirm the e-mail address of your Yukon Solitaire account."),
     ),
+    "email_undo": (
+        pgettext_lazy("title.email_undo", "Undo the change of your e-mail address – Yukon Solitaire"),
+        pgettext_lazy("description.email_undo", "Put back the e-mail address your Yukon Solitaire account had before."),
+    ),
     "signup": (
         pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
         pgettext_lazy(

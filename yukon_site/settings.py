@@ -298,6 +298,8 @@ RESERVED_USERNAMES = [
 # Password reset links (Django's tokens) are valid one day; e-mail confirmation links three days.
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 EMAIL_CONFIRM_TIMEOUT = int(os.environ.get("EMAIL_CONFIRM_TIMEOUT", str(3 * 24 * 3600)))
+# The link to undo a change of the account's address, mailed to the address before: a week.
+EMAIL_UNDO_TIMEOUT = int(os.environ.get("EMAIL_UNDO_TIMEOUT", str(7 * 24 * 3600)))
 
 # -- e-mail (password reset, address confirmation) ----------------------------------------------
 # EMAIL_URL: smtp://user:password@host:587 (STARTTLS: port 587 or ?tls=1), smtps://user:password@host:465

@@ -39,7 +39,7 @@ def _confirm(link: str):
 
 def _confirmed(account, email: str, mailoutbox) -> None:
     client = factories.token_client(account)
-    assert client.put("/api/v1/auth/email", {"email": email}).status_code == 202
+    assert client.put("/api/v1/auth/email", {"email": email, "password": factories.PASSWORD}).status_code == 202
     assert _confirm(_link(mailoutbox[-1], "email")).status_code == 200
 
 
@@ -74,7 +74,10 @@ def test_an_address_given_at_sign_up_is_confirmed_by_the_link_mailed_to_it(guest
 def test_a_new_address_replaces_the_confirmed_one_only_once_confirmed(account, player, mailoutbox):
     _confirmed(account, "old@example.org", mailoutbox)
 
-    assert player.put("/api/v1/auth/email", {"email": "new@example.org"}).status_code == 202
+    assert (
+        player.put("/api/v1/auth/email", {"email": "new@example.org", "password": factories.PASSWORD}).status_code
+        == 202
+    )
 
     me = player.get("/api/v1/auth/me").json()
     assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("old@example.org", True, "new@example.org")
@@ -84,9 +87,9 @@ def test_a_new_address_replaces_the_confirmed_one_only_once_confirmed(account, p
 
 
 def test_a_confirmation_link_expires_and_an_old_one_stops_working(account, player, mailoutbox, settings):
-    player.put("/api/v1/auth/email", {"email": "first@example.org"})
+    player.put("/api/v1/auth/email", {"email": "first@example.org", "password": factories.PASSWORD})
     first = _link(mailoutbox[-1], "email")
-    player.put("/api/v1/auth/email", {"email": "second@example.org"})
+    player.put("/api/v1/auth/email", {"email": "second@example.org", "password": factories.PASSWORD})
     second = _link(mailoutbox[-1], "email")
 
     assert _confirm(first).status_code == 400  # replaced by the second address
@@ -101,7 +104,7 @@ def test_an_address_is_confirmed_for_one_account_only_whatever_its_case(account,
     other = factories.user()
     _confirmed(other, "Shared@example.org", mailoutbox)
 
-    answer = player.put("/api/v1/auth/email", {"email": "shared@EXAMPLE.org"})
+    answer = player.put("/api/v1/auth/email", {"email": "shared@EXAMPLE.org", "password": factories.PASSWORD})
 
     assert answer.status_code == 202  # the answer tells nobody that an account has it
     page = _confirm(_link(mailoutbox[-1], "email"))
@@ -111,7 +114,7 @@ def test_an_address_is_confirmed_for_one_account_only_whatever_its_case(account,
 
 @pytest.mark.parametrize("email", ["no-at-sign", "a@", "two@@example.org", "x" * 250 + "@a.de"])
 def test_a_bad_address_is_refused(player, email):
-    response = player.put("/api/v1/auth/email", {"email": email})
+    response = player.put("/api/v1/auth/email", {"email": email, "password": factories.PASSWORD})
 
     assert response.status_code == 400 and response.json()["error"] in {"bad_email", "bad_request"}
 
@@ -119,7 +122,7 @@ def test_a_bad_address_is_refused(player, email):
 def test_the_address_can_be_removed(account, player, mailoutbox):
     _confirmed(account, "lena@example.org", mailoutbox)
 
-    assert player.delete("/api/v1/auth/email").status_code == 204
+    assert player.delete("/api/v1/auth/email", {"password": factories.PASSWORD}).status_code == 204
 
     me = player.get("/api/v1/auth/me").json()
     assert (me["email"], me["email_confirmed"]) == (None, False)
@@ -239,7 +242,7 @@ def test_a_reset_link_works_for_one_day(account, mailoutbox, hours, works):
 
 @pytest.mark.parametrize(("hours", "works"), [(71, True), (73, False)])
 def test_a_confirmation_link_works_for_three_days(account, player, mailoutbox, hours, works):
-    player.put("/api/v1/auth/email", {"email": "late@example.org"})
+    player.put("/api/v1/auth/email", {"email": "late@example.org", "password": factories.PASSWORD})
     link = _link(mailoutbox[-1], "email")
     with time_machine.travel(timezone.now() + timedelta(hours=hours)):
         status = _confirm(link).status_code
@@ -254,7 +257,12 @@ def test_the_links_in_mails_are_the_sites_own_whatever_host_the_request_named(ac
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
     client = factories.token_client(account)
     assert (
-        client.put("/api/v1/auth/email", {"email": "lena@example.org"}, HTTP_HOST="localhost:9999").status_code == 202
+        client.put(
+            "/api/v1/auth/email",
+            {"email": "lena@example.org", "password": factories.PASSWORD},
+            HTTP_HOST="localhost:9999",
+        ).status_code
+        == 202
     )
     confirm = mailoutbox[-1].body
     assert "https://yukon.example.com/account/email/" in confirm and "9999" not in confirm
@@ -277,7 +285,7 @@ def test_manage_py_check_warns_when_the_site_url_is_missing(settings):
 def test_opening_a_confirmation_link_changes_nothing_until_its_button_is_pressed(account, player, mailoutbox):
     """Found by an outside audit: a mail scanner that follows links confirmed an address for
     whoever typed it (squatting a stranger's address). The link's page asks; its POST confirms."""
-    player.put("/api/v1/auth/email", {"email": "someone@example.org"})
+    player.put("/api/v1/auth/email", {"email": "someone@example.org", "password": factories.PASSWORD})
     link = _link(mailoutbox[-1], "email")
     scanner = APIClient(enforce_csrf_checks=True)
     page = scanner.get(link)
@@ -303,14 +311,19 @@ def test_one_inbox_gets_a_few_mails_an_hour_whoever_asks_and_never_a_chosen_name
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "mail": "3/hour"}}
     senders = [factories.user(username=name) for name in ("claim-your-prize.evil.example", "second", "third")]
     answers = [
-        factories.token_client(sender).put("/api/v1/auth/email", {"email": address}).status_code
+        factories.token_client(sender)
+        .put("/api/v1/auth/email", {"email": address, "password": factories.PASSWORD})
+        .status_code
         for sender, address in zip(
             senders, ["victim@example.org", "VICTIM@example.org", "victim@example.org"], strict=True
         )
     ]
     assert answers == [202, 202, 202]
     assert (
-        factories.token_client(senders[0]).put("/api/v1/auth/email", {"email": "Victim@Example.org"}).status_code == 429
+        factories.token_client(senders[0])
+        .put("/api/v1/auth/email", {"email": "Victim@Example.org", "password": factories.PASSWORD})
+        .status_code
+        == 429
     )
     reset = APIClient().post("/api/v1/auth/password-reset", {"email": "victim@example.org"})
     assert reset.status_code == 429  # the reset mails count in the same limit of that inbox
@@ -318,3 +331,71 @@ def test_one_inbox_gets_a_few_mails_an_hour_whoever_asks_and_never_a_chosen_name
     for message in mailoutbox:
         text = message.body + message.alternatives[0][0] + message.subject
         assert not any(name in text for name in ("claim-your-prize", "second", "third")), text
+
+
+def test_changing_or_removing_the_address_asks_the_password(account, player, mailoutbox):
+    """Found by an outside audit: a session alone (a shared computer, a stolen cookie) changed the
+    address, confirmed it and had the reset mail sent to the thief."""
+    _confirmed(account, "owner@example.org", mailoutbox)
+    sent = len(mailoutbox)
+    assert_error(player.put("/api/v1/auth/email", {"email": "thief@example.org"}), 400, "bad_request")
+    assert_error(
+        player.put("/api/v1/auth/email", {"email": "thief@example.org", "password": "a-guess"}), 400, "wrong_password"
+    )
+    assert_error(player.delete("/api/v1/auth/email"), 400, "bad_request")
+    assert_error(player.delete("/api/v1/auth/email", {"password": "a-guess"}), 400, "wrong_password")
+    me = player.get("/api/v1/auth/me").json()
+    assert (me["email"], me["email_confirmed"], me["email_pending"]) == ("owner@example.org", True, None)
+    assert len(mailoutbox) == sent  # no mail went anywhere
+
+
+def _undo_link(message) -> str:
+    match = re.search(r"https?://testserver(/account/email-undo/\S+)", message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def test_the_address_before_is_told_of_a_change_and_can_undo_it_signing_everyone_out(account, mailoutbox):
+    _confirmed(account, "owner@example.org", mailoutbox)
+    thief = factories.token_client(account)  # someone who has the password too
+    owner_browser = _browser(account)
+    thief.put("/api/v1/auth/email", {"email": "thief@example.org", "password": factories.PASSWORD})
+    assert _confirm(_link(mailoutbox[-1], "email")).status_code == 200
+
+    told = mailoutbox[-1]
+    assert told.to == ["owner@example.org"] and "thief@example.org" in told.body
+    assert "geändert" in told.subject and account.username in told.body  # (the address was confirmed)
+    link = _undo_link(told)
+    opened = APIClient().get(link)  # opening it changes nothing
+    assert opened.status_code == 200 and 'id="undo-form"' in opened.content.decode()
+    assert get_user_model().objects.get(pk=account.pk).email == "thief@example.org"
+
+    with time_machine.travel(timezone.now() + timedelta(days=6)):
+        done = _press(link, "undo")
+    assert done.status_code == 200 and 'id="undo-result"' in done.content.decode()
+    assert get_user_model().objects.get(pk=account.pk).email == "owner@example.org"
+    assert thief.get("/api/v1/auth/me").status_code == 401  # every token ends
+    assert owner_browser.get("/api/v1/auth/me").json()["authenticated"] is False  # and every session
+    reset = APIClient().post("/api/v1/auth/password-reset", {"email": "owner@example.org"})
+    assert reset.status_code == 202 and mailoutbox[-1].to == ["owner@example.org"]
+
+
+def test_a_removed_address_is_told_and_the_undo_link_lasts_a_week(account, player, mailoutbox):
+    _confirmed(account, "owner@example.org", mailoutbox)
+    assert player.delete("/api/v1/auth/email", {"password": factories.PASSWORD}).status_code == 204
+    told = mailoutbox[-1]
+    assert told.to == ["owner@example.org"] and "entfernt" in told.subject
+    link = _undo_link(told)
+    with time_machine.travel(timezone.now() + timedelta(days=8)):
+        late = _press(link, "undo")
+    assert late.status_code == 400
+    assert get_user_model().objects.get(pk=account.pk).email == ""
+
+
+def _press(link: str, kind: str):
+    """Open a page of a mailed link and press its one button (a POST with the CSRF token)."""
+    browser = APIClient(enforce_csrf_checks=True)
+    opened = browser.get(link)
+    if opened.status_code != 200:
+        return opened
+    return browser.post(link, {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value}, format="multipart")

@@ -19,6 +19,7 @@ addStrings({
   ),
   "account.email.none": pgettext("account.email.none", "No e-mail address."),
   "account.email.removed": pgettext("account.email.removed", "The address is removed."),
+  "account.email.remove.password": pgettext("account.email.remove.password", "Enter your password to remove the address."),
   "account.email.remove.confirm": pgettext(
     "account.email.remove.confirm",
     "Remove the address? Without it a forgotten password cannot be reset.",
@@ -97,20 +98,30 @@ function bindEmail(me) {
   const form = document.getElementById("email-form");
   onSubmit(form, "email-status", async () => {
     const email = form.elements.email.value.trim();
-    if (!email) {
-      say("email-status", t("account.field.required"), { error: true });
-      form.elements.email.focus();
-      return;
+    const password = form.elements.password.value;
+    for (const [value, field] of [[email, form.elements.email], [password, form.elements.password]]) {
+      if (!value) {
+        say("email-status", t("account.field.required"), { error: true });
+        field.focus();
+        return;
+      }
     }
-    const answer = await auth.setEmail(email);
+    const answer = await auth.setEmail(email, password);
     say("email-status", answer.detail);
     form.reset();
     showEmail(await auth.me());
   });
   document.getElementById("email-remove").addEventListener("click", async () => {
+    const password = form.elements.password.value;
+    if (!password) {
+      say("email-status", t("account.email.remove.password"), { error: true });
+      form.elements.password.focus();
+      return;
+    }
     if (!window.confirm(t("account.email.remove.confirm"))) return;
     try {
-      await auth.removeEmail();
+      await auth.removeEmail(password);
+      form.reset();
       say("email-status", t("account.email.removed"));
       showEmail(await auth.me());
     } catch (err) {

@@ -109,8 +109,8 @@ export const auth = {
   /** Delete the account (its password asked again); 204, then the session is a guest's. */
   deleteAccount: (password) => request("DELETE", "auth/me", { password }),
   /** A new e-mail address: a confirmation link goes to it (`detail` says so). */
-  setEmail: (email) => request("PUT", "auth/email", { email }),
-  removeEmail: () => request("DELETE", "auth/email"),
+  setEmail: (email, password) => request("PUT", "auth/email", { email, password }),
+  removeEmail: (password) => request("DELETE", "auth/email", { password }),
   changePassword: (oldPassword, newPassword) =>
     request("POST", "auth/password", { old_password: oldPassword, new_password: newPassword }),
   setLanguage: (language) => request("PUT", "auth/language", { language }),
