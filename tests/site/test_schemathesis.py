@@ -107,8 +107,16 @@ SETTINGS: dict[str, Any] = {
             # taken, or which passwords Django's validators find too weak: these two refuse
             # well-formed requests with 400 (`bad_credentials`, `username_taken`,
             # `weak_password`) by design (docs/api.md); nor which password deletes an account or
-            # is the present one (`wrong_password`: the clients here never send theirs).
-            "include-operation-id": ["auth_login", "auth_register", "auth_me_destroy", "auth_password_change"],
+            # is the present one, or changes or removes the e-mail address (`wrong_password`: the
+            # clients here never send theirs).
+            "include-operation-id": [
+                "auth_login",
+                "auth_register",
+                "auth_me_destroy",
+                "auth_password_change",
+                "auth_email_set",
+                "auth_email_remove",
+            ],
             "checks": {"positive_data_acceptance": {"enabled": False}},
         },
         {
