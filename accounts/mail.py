@@ -65,20 +65,26 @@ def email_changed_send(*, user_id: int, previous: str, current: str, language: s
     if profile is None:
         return False
     token = email_undo_token(user_id=user_id, previous=previous)
-    context = {
-        "user": profile.user,
-        "current": current,
-        "when": timezone.now(),
-        "link": settings.SITE_URL + reverse("email-undo", args=[token]),
-        "site": urlsplit(settings.SITE_URL).netloc,
-    }
-    with translation.override(profile.language or language):
-        subject = "".join(render_to_string(TEMPLATES + "email_changed_subject.txt", context).splitlines())
-        text = render_to_string(TEMPLATES + "email_changed.txt", context)
-        message = EmailMultiAlternatives(subject, text, to=[previous])
-        message.attach_alternative(render_to_string(TEMPLATES + "email_changed.html", context), "text/html")
-        message.send()
+    context = {"user": profile.user, "current": current, "when": timezone.now()}
+    _send(
+        "email_changed",
+        to=previous,
+        link=reverse("email-undo", args=[token]),
+        context=context,
+        language=profile.language or language,
+    )
     return True
+
+
+def _send(template: str, *, to: str, link: str, context: dict[str, Any], language: str) -> None:
+    """Render ``<template>_subject.txt``, ``.txt`` and ``.html`` in ``language`` with ``context``, the
+    site's ``link`` (a path on ``SITE_URL``) and its name, and mail them to ``to``."""
+    context = {**context, "link": settings.SITE_URL + link, "site": urlsplit(settings.SITE_URL).netloc}
+    with translation.override(language):
+        subject = "".join(render_to_string(f"{TEMPLATES}{template}_subject.txt", context).splitlines())
+        message = EmailMultiAlternatives(subject, render_to_string(f"{TEMPLATES}{template}.txt", context), to=[to])
+        message.attach_alternative(render_to_string(f"{TEMPLATES}{template}.html", context), "text/html")
+        message.send()
 
 
 def email_confirmation_send(*, user_id: int, email: str, language: str) -> bool:
@@ -89,16 +95,11 @@ def email_confirmation_send(*, user_id: int, email: str, language: str) -> bool:
     if profile is None or profile.email_pending != email:
         return False  # changed or confirmed meanwhile: that link would not work
     token = email_confirmation_token(user_id=user_id, email=email)
-    context = {
-        "user": profile.user,
-        "email": email,
-        "link": settings.SITE_URL + reverse("email-confirm", args=[token]),
-        "site": urlsplit(settings.SITE_URL).netloc,
-    }
-    with translation.override(profile.language or language):
-        subject = "".join(render_to_string(TEMPLATES + "email_confirm_subject.txt", context).splitlines())
-        text = render_to_string(TEMPLATES + "email_confirm.txt", context)
-        message = EmailMultiAlternatives(subject, text, to=[email])
-        message.attach_alternative(render_to_string(TEMPLATES + "email_confirm.html", context), "text/html")
-        message.send()
+    _send(
+        "email_confirm",
+        to=email,
+        link=reverse("email-confirm", args=[token]),
+        context={"user": profile.user, "email": email},
+        language=profile.language or language,
+    )
     return True

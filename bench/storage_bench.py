@@ -123,11 +123,14 @@ def run(url: str, args: argparse.Namespace) -> int:
     images = sum(fpi for _, _, _, fpi, _ in records)
     kinds: Counter[str] = Counter()
     kind_bytes: Counter[str] = Counter()
-    relations: Counter[str] = Counter()
-    for manager, kind, length, _, relation in records:
+    nodes: Counter[str] = Counter()
+    for manager, kind, length, _, node in records:
         kinds[f"{manager}/{kind}"] += 1
         kind_bytes[f"{manager}/{kind}"] += length
-        relations[_relation_name(connection, relation)] += length
+        nodes[node] += length
+    relations: Counter[str] = Counter()  # (one look-up per file node, not per record)
+    for node, length in nodes.items():
+        relations[_relation_name(connection, node)] += length
     print(
         f"storage_bench: {len(lines)} won games, {moves} moves and take-backs through the API "
         f"(session + CSRF) in {seconds:.1f} s; PostgreSQL {connection.pg_version // 10000}"

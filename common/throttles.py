@@ -240,8 +240,7 @@ class AddressQuota:
 def page_wait(request: Any, *scopes: str) -> float | None:
     """Count a page view outside the API in the limits of ``scopes`` (per player, then per IP, as
     :func:`limits` pairs them); how long to wait when it is over one (None: go on)."""
-    counted = Limits(scopes, (PlayerThrottle, IpThrottle)).throttles()[0]
-    assert isinstance(counted, RateLimits)
+    counted = RateLimits(*(kind(scope) for kind, scope in zip((PlayerThrottle, IpThrottle), scopes, strict=True)))
     return None if counted.allow_request(request, None) else counted.wait() or 0.0
 
 

@@ -4,6 +4,7 @@ new password and logs in), and the page an address's confirmation link opens."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import views as auth_views
@@ -62,16 +63,9 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     links must not confirm an address for whoever typed it): the page shows the address and one
     button, a POST with the CSRF token, which confirms it; or why not (expired, replaced,
     another account's)."""
-    try:
-        if request.method == "POST":
-            user = services.user_email_confirm(token=token)
-            return _page(request, "email_confirm.html", "email_confirm", "account.js", email=user.email, done=True)
-        _, email = services.email_confirmation_read(token=token)
-    except ApplicationError as error:
-        response = _page(request, "email_confirm.html", "email_confirm", "account.js", error=error.detail)
-        response.status_code = 400
-        return response
-    return _page(request, "email_confirm.html", "email_confirm", "account.js", email=email, done=False)
+    return _mailed_link(
+        request, token, "email_confirm", read=services.email_confirmation_read, act=services.user_email_confirm
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -80,13 +74,27 @@ def email_undo(request: HttpRequest, token: str) -> HttpResponse:
     """The link mailed to an account's address before it was changed or removed: its page asks,
     and its button (a POST with the CSRF token) puts the address back and signs the account out
     everywhere (``accounts.services.user_email_undo``); opening it changes nothing."""
+    return _mailed_link(request, token, "email_undo", read=services.email_undo_read, act=services.user_email_undo)
+
+
+def _mailed_link(
+    request: HttpRequest,
+    token: str,
+    page: str,
+    *,
+    read: Callable[..., tuple[Any, str]],
+    act: Callable[..., Any],
+) -> HttpResponse:
+    """The page of a link mailed to an address (``<page>.html``): GET and HEAD show what its button
+    would do with the address (``read``), the button's POST does it (``act``); a bad link gets the
+    page with its reason, status 400."""
     try:
         if request.method == "POST":
-            user = services.user_email_undo(token=token)
-            return _page(request, "email_undo.html", "email_undo", "account.js", email=user.email, done=True)
-        _, email = services.email_undo_read(token=token)
+            email, done = act(token=token).email, True
+        else:
+            (_, email), done = read(token=token), False
     except ApplicationError as error:
-        response = _page(request, "email_undo.html", "email_undo", "account.js", error=error.detail)
+        response = _page(request, f"{page}.html", page, "account.js", error=error.detail)
         response.status_code = 400
         return response
-    return _page(request, "email_undo.html", "email_undo", "account.js", email=email, done=False)
+    return _page(request, f"{page}.html", page, "account.js", email=email, done=done)
