@@ -62,9 +62,9 @@ def page_load(browser: Any, url: str, path: str) -> Figures:
 
     def ready(page: Any) -> Figures:
         if path == "/":
-            page.wait_for_function("performance.getEntriesByName('board-rendered').length > 0")
+            page.wait_for_function("() => performance.getEntriesByName('board-rendered').length > 0")
         else:
-            page.wait_for_function("document.body.dataset.statsReady === '1'")
+            page.wait_for_function("() => document.body.dataset.statsReady === '1'")
         return {}
 
     def settled(page: Any) -> Figures:
@@ -77,7 +77,7 @@ def drop_latency(browser: Any, url: str, code: str, card: str, target: str) -> f
     context = browser.new_context(viewport=VIEWPORT, locale="de-DE")
     page = context.new_page()
     page.goto(f"{url}/?code={code}")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     page.wait_for_timeout(900)  # the deal animation
     page.evaluate(WATCH_DROP, card)
     box = page.locator(f"#card-{card}").bounding_box()
@@ -88,9 +88,9 @@ def drop_latency(browser: Any, url: str, code: str, card: str, target: str) -> f
     page.mouse.move(x + 8, y + 8, steps=2)
     page.mouse.move(lane["x"] + lane["width"] / 2, lane["y"] + 60, steps=8)
     page.mouse.up()
-    page.wait_for_function("window.__moved !== null")
+    page.wait_for_function("() => window.__moved !== null")
     latency = float(page.evaluate("window.__moved - window.__drop"))
-    page.wait_for_function("document.getElementById('stat-moves').textContent === '1'")
+    page.wait_for_function("() => document.getElementById('stat-moves').textContent === '1'")
     context.close()
     return latency
 

@@ -12,7 +12,7 @@ from django.views import defaults
 
 from .dependencies import is_dependency_error
 from .errors import ErrorCode
-from .views import api_error, is_api, service_unavailable
+from .views import api_error, bad_request, is_api, not_found, permission_denied, service_unavailable
 
 logger = logging.getLogger("yukon.api")
 
@@ -55,12 +55,13 @@ class ApiErrorMiddleware:
             return service_unavailable(request)
         if not is_api(request):
             return None
+        # The API's answers to what Django's own handlers would answer (common.views decides them).
         if isinstance(exception, Http404):
-            return api_error(ErrorCode.NOT_FOUND)
+            return not_found(request, exception)
         if isinstance(exception, PermissionDenied):
-            return api_error(ErrorCode.PERMISSION_DENIED)
+            return permission_denied(request, exception)
         if isinstance(exception, BadRequest | SuspiciousOperation):
-            return api_error(ErrorCode.BAD_REQUEST)
+            return bad_request(request, exception)
         # The traceback only: no request body or game state goes into the log.
         logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
         return api_error(ErrorCode.SERVER_ERROR)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -46,7 +47,10 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return api_error(ErrorCode.BAD_REQUEST)
+        # A body past Django's own cap (DATA_UPLOAD_MAX_MEMORY_SIZE, above the API's 64 KiB) is
+        # too large, as a smaller one past 64 KiB is (common.parsers), not malformed.
+        too_large = isinstance(exception, RequestDataTooBig)
+        return api_error(ErrorCode.PAYLOAD_TOO_LARGE if too_large else ErrorCode.BAD_REQUEST)
     return defaults.bad_request(request, exception)
 
 
@@ -78,9 +82,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
-class ApiDocsView(SpectacularSwaggerView):
+class ApiDocsView(SpectacularSwaggerSplitView):
     """The browsable API docs (Swagger UI). Its only renderer is an HTML template, which has
-    nothing to show for the OPTIONS answer (a 500): that answer is JSON, as everywhere else."""
+    nothing to show for the OPTIONS answer (a 500): that answer is JSON, as everywhere else.
+    Its init script is a file of its own (``?script``) and its page has no inline style, as the
+    Content-Security-Policy asks."""
+
+    template_name = "common/api_docs.html"
 
     def options(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type

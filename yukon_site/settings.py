@@ -12,6 +12,7 @@ import os
 import socket
 from pathlib import Path
 
+import csp.constants
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
@@ -68,6 +69,7 @@ MIDDLEWARE = [
     "common.metrics.MetricsMiddleware",  # request durations and answers by route (/metrics)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every answer but static files
     "frontend.middleware.PageGZipMiddleware",  # pages gzipped (why that is safe from BREACH: there)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -163,6 +165,25 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp), the same wherever the site runs: scripts, styles, images,
+# fonts and requests from the site's own origin only. The one inline script (the play page's
+# "how-to seen" class, set before the first paint) carries the answer's nonce; nothing inline runs
+# without it, and nothing may frame the site, change its base URL or post a form elsewhere.
+# `data:` images: the favicon and the chart's canvas exports. tests/site/test_csp.py checks it on
+# every kind of answer, and the browser tests fail on any violation (tests/frontend/conftest.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.constants.SELF],
+        "script-src": [csp.constants.SELF, csp.constants.NONCE],
+        "style-src": [csp.constants.SELF],
+        "img-src": [csp.constants.SELF, "data:"],
+        "connect-src": [csp.constants.SELF],
+        "object-src": [csp.constants.NONE],
+        "frame-ancestors": [csp.constants.NONE],
+        "base-uri": [csp.constants.NONE],
+        "form-action": [csp.constants.SELF],
+    }
+}
 
 # -- Celery ------------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"

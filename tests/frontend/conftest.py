@@ -34,6 +34,10 @@ CHROMIUM_ARGS = [
 EXPECTED_REFUSAL = re.compile(
     r"Failed to load resource: the server responded with a status of (400|401|403|404|409|422|429|503)"
 )
+CSP_REPORTER = (
+    "addEventListener('securitypolicyviolation',"
+    " e => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`))"
+)
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -66,6 +70,9 @@ def new_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Callable
         context = browser.new_context(base_url=live_server.url, locale=locale, viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
+        # The browser logs a Content-Security-Policy refusal as an error of its own; this names the
+        # directive too, so that a page that breaks the policy fails its test with a clear reason.
+        context.add_init_script(CSP_REPORTER)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
         page.on(

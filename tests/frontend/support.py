@@ -55,8 +55,8 @@ def last_card(game: EngineGame, column: str) -> str:
 def open_deal(page: Any, code: str) -> None:
     """Play the deal ``code`` and wait until its cards lie on the table."""
     page.goto(f"/?code={code}")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
-    page.wait_for_function("document.getElementById('stat-moves').textContent === '0'")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.getElementById('stat-moves').textContent === '0'")
     settle(page)
 
 
@@ -91,14 +91,14 @@ def place_of(page: Any, card: str) -> str:
 
 def wait_for_moves(page: Any, moves: int) -> None:
     """Until the game bar counts ``moves`` and the cards have stopped moving."""
-    page.wait_for_function(f"document.getElementById('stat-moves').textContent === '{moves}'")
+    page.wait_for_function(f"() => document.getElementById('stat-moves').textContent === '{moves}'")
     settle(page)
 
 
 def settle(page: Any) -> None:
     """Until no card is sliding or turning over."""
     page.wait_for_function(
-        "document.getAnimations().filter(a => a.playState === 'running' && a.effect && a.effect.target"
+        "() => document.getAnimations().filter(a => a.playState === 'running' && a.effect && a.effect.target"
         " && a.effect.target.closest && a.effect.target.closest('.card-layer')).length === 0"
     )
 
@@ -191,6 +191,6 @@ def win_on_the_daily_page(page: Any, card: str) -> None:
     attempt's last move (see ``test_daily.ranked_attempt_one_move_from_the_win``)."""
     page.goto("/daily")
     play_daily(page.locator("#daily-play"))
-    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    page.wait_for_function(f"() => document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()

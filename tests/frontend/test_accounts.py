@@ -123,17 +123,17 @@ def test_a_move_after_the_session_ended_says_so_and_leads_back_to_the_game(
     page.fill("#password", factories.PASSWORD)
     page.locator("#auth-form button[type=submit]").click()
     page.wait_for_url(game_url)
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     assert page.locator("#game-lost").is_hidden()
     page.locator(f"#card-{card}").click()  # and the move goes through now
-    page.wait_for_function("document.getElementById('stat-moves').textContent === '1'")
+    page.wait_for_function("() => document.getElementById('stat-moves').textContent === '1'")
 
 
 def test_opening_the_game_again_after_the_session_ended_says_so_too(new_page: Any):
     factories.user(username="Otto")
     page = new_page(viewport=PHONE, locale="en-US")
     log_in(page, "Otto", next_path="/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     page.locator("#account .who:not(.guest)").wait_for(state="attached")
     game_url = page.url
 
@@ -147,14 +147,14 @@ def test_opening_the_game_again_after_the_session_ended_says_so_too(new_page: An
     page.fill("#password", factories.PASSWORD)
     page.locator("#auth-form button[type=submit]").click()
     page.wait_for_url(game_url)
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
 
 
 def test_a_move_by_a_guest_never_says_signed_out(page: Any):
     """A guest's refused write is no ended session: the page does not claim one."""
     other = factories.game(owner=factories.user(username="Someone"))
     page.goto("/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     code = page.evaluate(
         f"""async () => {{
             const {{ games }} = await import('/static/frontend/api.js');
@@ -279,5 +279,5 @@ def test_after_signing_up_the_page_says_once_that_the_guests_games_were_kept(new
     assert kept.text_content() == "Dein Spiel als Gast gehört jetzt deinem Konto: Es zählt in deiner Statistik."
     assert Game.objects.get().owner.username == "Wiebke"
     page.reload()  # said once
-    page.wait_for_function("document.querySelector('#account a.who') !== null")
+    page.wait_for_function("() => document.querySelector('#account a.who') !== null")
     assert page.locator("#games-kept").count() == 0

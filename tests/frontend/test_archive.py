@@ -52,7 +52,7 @@ def rows(page: Any) -> list[str]:
 
 
 def ready(page: Any, number: int = 1) -> None:
-    page.wait_for_function(f"document.body.dataset.archiveReady === '{number}'")
+    page.wait_for_function(f"() => document.body.dataset.archiveReady === '{number}'")
 
 
 def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page: Any, screenshot: Any) -> None:
@@ -85,7 +85,7 @@ def test_a_guest_pages_through_the_past_days_and_plays_one_as_practice(new_page:
     play = page.locator(f"#archive-body tr[data-date='{days[1].isoformat()}'] a.archive-play")
     assert play.text_content() == "Dieses Spiel spielen"
     play.click()
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     settle(page)
     assert page.locator("#code-text").text_content() == "YU2-C-JIHN…YZUG"
     # The deal's par, as on its closed ranked attempt (issue 28 item 11).
@@ -173,7 +173,7 @@ def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_cop
     log_in(page, user)
     page.goto("/daily")
     play_daily(page.locator("#daily-play"))
-    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    page.wait_for_function(f"() => document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()
     box = page.locator("#win-share")

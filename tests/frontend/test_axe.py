@@ -59,12 +59,12 @@ def violations(page: Any, where: str) -> list[str]:
 
 def visit(page: Any, path: str) -> None:
     page.goto(path, wait_until="networkidle")
-    page.wait_for_function({**PAGES, **ACCOUNT_PAGES}[path.split("?")[0]])
+    page.wait_for_function("() => " + {**PAGES, **ACCOUNT_PAGES}[path.split("?")[0]])
 
 
 def close_dialog(page: Any) -> None:
     page.keyboard.press("Escape")
-    page.wait_for_function("!document.querySelector('dialog[open]')")
+    page.wait_for_function("() => !document.querySelector('dialog[open]')")
 
 
 def one_move_from_winning() -> tuple[EngineGame, str]:

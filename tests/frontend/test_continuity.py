@@ -57,7 +57,7 @@ def played(code: str, moves: int) -> EngineGame:
 
 
 def board_ready(page: Any) -> None:
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     settle(page)
 
 
@@ -76,16 +76,16 @@ def test_reload_back_forward_and_a_bookmark_return_to_the_game_in_progress(page:
     page.locator("#new-button").click()
     page.locator("#confirm-go").click()
     page.locator("#new-start").click()
-    page.wait_for_function(f"location.href !== {first!r}")
+    page.wait_for_function(f"() => location.href !== {first!r}")
     board_ready(page)
     assert page.locator("#stat-moves").text_content() == "0"
     second = page.url
 
     page.go_back()
-    page.wait_for_function("document.getElementById('stat-moves').textContent === '2'")
+    page.wait_for_function("() => document.getElementById('stat-moves').textContent === '2'")
     assert page.url == first
     page.go_forward()
-    page.wait_for_function("document.getElementById('stat-moves').textContent === '0'")
+    page.wait_for_function("() => document.getElementById('stat-moves').textContent === '0'")
     assert page.url == second
 
     bookmark = page.context.new_page()  # the address opened anew, as from a bookmark
@@ -157,7 +157,7 @@ def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screens
         Game.objects.filter(pk=old.pk).update(created_at=now - timedelta(days=2, hours=hours))
 
     page.goto("/games")
-    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    page.wait_for_function("() => document.body.dataset.gamesReady === '1'")
     screenshot(page, "games-desktop-de")
     rows = page.locator(".game-row")
     assert rows.count() == 20
@@ -168,10 +168,10 @@ def test_my_games_lists_them_newest_first_to_resume_or_replay(page: Any, screens
     assert "Gelockert" in rows.nth(2).text_content() and "Gewonnen" in rows.nth(2).text_content()
     assert "3:20" in rows.nth(2).text_content()
     page.locator("#games-next").click()
-    page.wait_for_function("document.querySelectorAll('.game-row').length === 7")
+    page.wait_for_function("() => document.querySelectorAll('.game-row').length === 7")
     assert page.url.endswith("/games?page=2")
     page.locator("#games-prev").click()
-    page.wait_for_function("document.querySelectorAll('.game-row').length === 20")
+    page.wait_for_function("() => document.querySelectorAll('.game-row').length === 20")
 
     page.locator(f".game-row[data-game='{unfinished.pk}'] a").click()  # Weiterspielen
     board_ready(page)
@@ -193,7 +193,7 @@ def test_my_games_hide_the_code_of_todays_daily_deal(new_page: Any) -> None:
     page = new_page(locale="en-US")
     log_in(page, user)
     page.goto("/games")
-    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    page.wait_for_function("() => document.body.dataset.gamesReady === '1'")
     row = page.locator(".game-row").first
     assert row.locator(".game-row-deal").text_content() == "Today's daily deal"
     assert "AAAAAAB" not in page.content()
@@ -220,9 +220,9 @@ def test_a_new_game_asks_first_and_the_old_game_stays_resumable(page: Any, scree
     confirm.wait_for(state="visible")
     page.locator("#confirm-go").click()
     page.locator("#new-start").click()
-    page.wait_for_function(f"location.href !== {old!r}")
+    page.wait_for_function(f"() => location.href !== {old!r}")
     page.goto("/games")
-    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    page.wait_for_function("() => document.body.dataset.gamesReady === '1'")
     assert page.locator(".game-row").count() == 2
     resume = page.locator(f".game-row[data-game='{old.split('=')[1]}'] a")
     assert resume.text_content() == "Weiterspielen"
@@ -240,7 +240,7 @@ def test_opening_the_page_again_and_again_keeps_one_untouched_game_and_counts_on
     Game.objects.filter(pk=won.pk).update(moves=180, score=625, time_ms=300_000)
 
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#tile-played strong").text_content() == "1"
     assert page.locator("#tile-winrate strong").text_content() == "100 %"
 
@@ -285,7 +285,7 @@ def test_my_games_says_when_a_game_left_alone_will_be_removed(page: Any) -> None
     recent = factories.game(session_key=key, code="YU1-C-AAAAAAE")
 
     page.goto("/games")
-    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    page.wait_for_function("() => document.body.dataset.gamesReady === '1'")
     notice = page.locator(f".game-row[data-game='{idle.pk}'] .game-row-removal")
     expected = (timezone.now() + timedelta(days=10)).date()
     months = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()

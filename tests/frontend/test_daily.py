@@ -52,7 +52,7 @@ def closing_in(ms: int) -> Any:
 
 
 def cards_dealt(page: Any) -> None:
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     settle(page)
 
 
@@ -79,7 +79,7 @@ def test_a_ranked_attempt_shows_a_countdown_to_the_close_that_ticks(new_page: An
     assert figure.is_visible() and figure.locator(".figure-label").text_content() == "Endet in"
     first = page.locator("#stat-close").text_content()
     assert re.fullmatch(r"3:00:00|2:59:5\d", first), first
-    page.wait_for_function(f"document.getElementById('stat-close').textContent !== {first!r}", timeout=3000)
+    page.wait_for_function(f"() => document.getElementById('stat-close').textContent !== {first!r}", timeout=3000)
     assert re.fullmatch(r"2:59:5\d", page.locator("#stat-close").text_content())
     assert "urgent" not in (figure.get_attribute("class") or "")
     assert page.locator("#game-notice").is_hidden()  # hours left: nothing to warn about
@@ -141,13 +141,13 @@ def test_at_the_close_the_attempt_says_it_now_counts_as_practice(new_page: Any, 
 
     text = page.locator("#game-notice-text")
     page.wait_for_function(
-        "document.getElementById('game-notice-text').textContent.startsWith('The day is over')", timeout=6000
+        "() => document.getElementById('game-notice-text').textContent.startsWith('The day is over')", timeout=6000
     )
     assert text.text_content() == (
         "The day is over: this game no longer counts for the leaderboard; you can play on as practice."
     )
     assert page.locator("#close-figure").is_hidden()
-    page.wait_for_function("document.getElementById('rule-badge').textContent === 'Classic · Practice'")
+    page.wait_for_function("() => document.getElementById('rule-badge').textContent === 'Classic · Practice'")
     assert page.locator("#undo-button").is_visible()  # it may be played on
     screenshot(page, "daily-closed", full_page=False)
 
@@ -172,7 +172,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     assert play.text_content() == "Weiterspielen"  # GET daily's attempt: in progress
     assert page.locator("#daily-status").text_content() == "Dein gewerteter Versuch läuft."
     play_daily(play)
-    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    page.wait_for_function(f"() => document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()  # to its foundation: won
 
@@ -182,7 +182,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     months = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()
     look = today + timedelta(days=2)  # the day's close, 00:00 UTC, and FAIRPLAY_REVIEW_HOURS (24) after it
     by = f"Das Team sieht es sich bis {look.day}. {months[look.month - 1]} {look.year} um 00:00 UTC an"
-    page.wait_for_function(f"document.getElementById('win-extra').textContent.startsWith({held!r})")
+    page.wait_for_function(f"() => document.getElementById('win-extra').textContent.startsWith({held!r})")
     assert by in page.locator("#win-extra").text_content()
     assert page.locator("#daily-status").text_content().startswith(held)
     assert " ms" not in page.locator("#daily-status").text_content()
@@ -193,7 +193,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     assert "wird geprüft (Zeitprüfung)" in share.text_content()
 
     page.goto("/daily")  # later: the page still says so, from GET daily's attempt, with time and moves
-    page.wait_for_function(f"document.getElementById('daily-status').textContent.startsWith({held!r})")
+    page.wait_for_function(f"() => document.getElementById('daily-status').textContent.startsWith({held!r})")
     assert page.locator("#daily-status").text_content().endswith(f"mit {game.moves} Zügen.")
     assert page.locator("#daily-play").text_content() == "Nochmal spielen (Übung)"
 
@@ -244,7 +244,7 @@ def test_a_guest_sees_todays_board_and_a_sign_up_prompt_but_cannot_play_todays_d
 
     cells = page.locator("#daily-top-body tr").first.locator("th, td").all_text_contents()
     assert cells == ["1", "alice", "4:05", "120"]
-    page.wait_for_function("document.getElementById('daily-played').textContent === '2 gestartet · 1 gewonnen'")
+    page.wait_for_function("() => document.getElementById('daily-played').textContent === '2 gestartet · 1 gewonnen'")
     page.locator("#daily-guest").wait_for(state="visible")
     assert page.locator("#daily-signup").get_attribute("href") == "/signup?next=/daily"
     assert page.locator("#daily-login").get_attribute("href") == "/login?next=/daily"
@@ -289,7 +289,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
     log_in(page, factories.user())
     preparing = "Today's deal is being prepared. The page tries again by itself in a moment."
     page.goto(f"/leaderboards?date={clock.today()}")  # no deal yet: 503 daily_not_ready
-    page.wait_for_function(f"document.getElementById('lb-message').textContent === {preparing!r}")
+    page.wait_for_function(f"() => document.getElementById('lb-message').textContent === {preparing!r}")
 
     page.goto("/daily")
     status = page.locator("#daily-status")
@@ -301,7 +301,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
     play = page.locator("#daily-play")
     play.wait_for(state="visible", timeout=10_000)  # asked again after Retry-After (5 s)
     assert status.is_hidden()
-    page.wait_for_function("document.getElementById('daily-played').textContent === '1 started · 0 won'")
+    page.wait_for_function("() => document.getElementById('daily-played').textContent === '1 started · 0 won'")
 
     # The same when starting the attempt: said plainly, then the page asks again.
     not_ready = {"error": "daily_not_ready", "detail": "Today's deal is being prepared."}
@@ -316,7 +316,7 @@ def test_while_todays_deal_is_being_prepared_the_page_says_so_and_tries_again(ne
 
     page.route(re.compile(r"/api/v1/games$"), start_not_ready)
     play_daily(play)
-    page.wait_for_function(f"document.getElementById('daily-status').textContent === {preparing!r}")
+    page.wait_for_function(f"() => document.getElementById('daily-status').textContent === {preparing!r}")
     assert play.is_hidden()
     play.wait_for(state="visible", timeout=5000)
     play_daily(play)
@@ -355,15 +355,19 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     log_in(page, user)
     page.goto("/daily")
     page.locator("#daily-play").click()
-    page.wait_for_function(f"document.getElementById('card-{card}') !== null")
+    page.wait_for_function(f"() => document.getElementById('card-{card}') !== null")
     settle(page)
     page.locator(f"#card-{card}").click()
     page.locator("#win-dialog").wait_for(state="visible")
-    page.wait_for_function("document.getElementById('win-extra').textContent.startsWith('Dein Rang')", timeout=12_000)
+    page.wait_for_function(
+        "() => document.getElementById('win-extra').textContent.startsWith('Dein Rang')", timeout=12_000
+    )
     assert page.locator("#win-extra").text_content() == "Dein Rang: 1 von 1"
 
     page.goto("/daily")  # later that day: the rank, the time and the moves, and practice
-    page.wait_for_function("document.getElementById('daily-status').textContent.startsWith('Dein Rang: 1 von 1. ')")
+    page.wait_for_function(
+        "() => document.getElementById('daily-status').textContent.startsWith('Dein Rang: 1 von 1. ')"
+    )
     won = Game.objects.get(pk=game.pk)
     assert page.locator("#daily-status").text_content() == (
         f"Dein Rang: 1 von 1. Gewonnen in {won.time_ms // 60000}:{won.time_ms // 1000 % 60:02d} mit {won.moves} Zügen."
@@ -399,7 +403,7 @@ def test_the_daily_page_says_where_the_player_stands_before_the_attempt_and_afte
     attempt = factories.game(owner=user, engine=engine, daily=today, ranked=True)
     Game.objects.filter(pk=attempt.pk).update(closed_at=timezone.now())  # closed, as at 00:00 UTC
     page.reload()
-    page.wait_for_function("document.getElementById('daily-play').textContent === 'Play on as practice'")
+    page.wait_for_function("() => document.getElementById('daily-play').textContent === 'Play on as practice'")
     assert page.locator("#daily-status").text_content() == (
         "The day ended before your ranked attempt was won: it does not count for the leaderboard. "
         "You can play it on as practice."
@@ -421,7 +425,7 @@ def test_an_attempt_started_on_another_device_meanwhile_is_offered_not_a_practic
 
     play_daily(play)  # the page still offers the first attempt: the server refuses a copy beside it
 
-    page.wait_for_function("document.getElementById('daily-play').textContent === 'Resume'")
+    page.wait_for_function("() => document.getElementById('daily-play').textContent === 'Resume'")
     assert Game.objects.filter(owner=user).count() == 1
     play_daily(play)
     cards_dealt(page)

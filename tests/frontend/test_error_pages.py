@@ -34,5 +34,5 @@ def test_an_unknown_address_gets_the_sites_404_page_with_a_way_home(new_page: An
     home = phone.locator("#error-home")
     assert home.text_content() == "Zurück zum Spiel" and home.is_visible()
     home.tap()
-    phone.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    phone.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     assert urlsplit(phone.url).path == "/"  # the play page

@@ -45,7 +45,7 @@ def open_settings(page: Any) -> Any:
 
 def toggle(page: Any, name: str) -> None:
     page.locator(f"label:has(#setting-{name})").click()
-    page.wait_for_function("document.querySelector('#settings-dialog .settings-status').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#settings-dialog .settings-status').textContent !== ''")
 
 
 def checked(page: Any) -> dict[str, bool]:
@@ -72,7 +72,7 @@ def test_the_settings_start_at_their_defaults_and_survive_a_reload(page: Any, sc
     page.locator("#settings-dialog [data-close]").click()
 
     page.reload()
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     open_settings(page)
     assert checked(page) == {
         "double_click": True,
@@ -86,7 +86,7 @@ def test_the_settings_start_at_their_defaults_and_survive_a_reload(page: Any, sc
     # Interaktive Regeln off: a refused drop slides back without the rule note.
     settle(page)
     drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
-    page.wait_for_function("document.getElementById('live').textContent !== ''")
+    page.wait_for_function("() => document.getElementById('live').textContent !== ''")
     assert page.locator("#rule-note").is_hidden()
 
 
@@ -97,7 +97,7 @@ def test_signing_up_keeps_the_settings_in_the_account_then_log_out_and_in(page: 
     page.fill("#password", factories.PASSWORD)
     page.locator("#auth-form button[type=submit]").click()
     page.wait_for_url("**/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     assert page.locator("#account .who").text_content() == "alice"
 
     open_settings(page)
@@ -111,15 +111,15 @@ def test_signing_up_keeps_the_settings_in_the_account_then_log_out_and_in(page: 
 
     page.evaluate("localStorage.removeItem('yukon.settings')")  # the account, not the browser, remembers them
     page.reload()
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
-    page.wait_for_function("document.querySelector('#account .who') !== null")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelector('#account .who') !== null")
     open_settings(page)
-    page.wait_for_function("document.getElementById('setting-auto_drop').checked")
+    page.wait_for_function("() => document.getElementById('setting-auto_drop').checked")
     assert checked(page)["double_click"] is False
     page.locator("#settings-dialog [data-close]").click()
 
     page.locator("#logout-button").click()
-    page.wait_for_function("document.querySelector('#account .who.guest') !== null")
+    page.wait_for_function("() => document.querySelector('#account .who.guest') !== null")
     page.goto("/login")
     screenshot(page, "login")
     page.fill("#username", "alice")
@@ -130,7 +130,7 @@ def test_signing_up_keeps_the_settings_in_the_account_then_log_out_and_in(page: 
     page.fill("#password", factories.PASSWORD)
     page.locator("#auth-form button[type=submit]").click()
     page.wait_for_url("**/")
-    page.wait_for_function("document.querySelector('#account .who:not(.guest)') !== null")
+    page.wait_for_function("() => document.querySelector('#account .who:not(.guest)') !== null")
 
 
 def test_the_page_speaks_german_or_english_by_the_browser_language(new_page: Any, screenshot: Any) -> None:
@@ -186,7 +186,7 @@ def won_game() -> EngineGame:
 
 def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None:
     page.goto("/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     key = session_key(page)
     now = timezone.now()
     minutes = [7, 12, 5, 9, 6]  # five won games over five days, one a day
@@ -201,7 +201,7 @@ def test_the_statistics_page_draws_its_chart(page: Any, screenshot: Any) -> None
         )
 
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     # The game dealt at "/" was never touched: it counts nothing (docs/statistics.md).
     assert page.locator("#tile-played strong").text_content() == "5"
     assert page.locator("#tile-won strong").text_content() == "5"
@@ -240,7 +240,7 @@ def test_an_accounts_chart_shows_unfinished_games_and_tells_games_of_one_day_apa
     page = new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     log_in(page, user)
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     chart = page.evaluate(
         """() => {
             const chart = window.yukonChart;
@@ -257,7 +257,7 @@ def test_an_accounts_chart_shows_unfinished_games_and_tells_games_of_one_day_apa
 
 def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) -> None:
     page.goto("/leaderboards?date=2026-01-15")
-    page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
+    page.wait_for_function("() => !document.getElementById('lb-message').textContent.includes('…')")
     assert page.locator("#lb-date").input_value() == "2026-01-15"
     assert page.locator("#lb-heading").text_content() == "15. Januar 2026"
     message = page.locator("#lb-message").text_content()
@@ -268,7 +268,7 @@ def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) ->
 
     # A date that is none (issue 28 item 6): said so, and today's board instead of a broken page.
     page.goto("/leaderboards?date=2026-13-45")
-    page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
+    page.wait_for_function("() => !document.getElementById('lb-message').textContent.includes('…')")
     today = timezone.now().date()
     assert page.locator("#lb-bad-date").text_content() == (
         "„2026-13-45“ ist kein gültiges Datum – hier die Bestenliste von heute."
@@ -276,7 +276,7 @@ def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) ->
     assert page.locator("#lb-date").input_value() == today.isoformat()
     assert page.locator("#lb-heading").text_content() == f"{today.day}. {GERMAN_MONTHS[today.month - 1]} {today.year}"
     page.locator("#lb-prev").click()  # another day: the note has said its word
-    page.wait_for_function("document.getElementById('lb-bad-date').hidden")
+    page.wait_for_function("() => document.getElementById('lb-bad-date').hidden")
 
 
 GERMAN_MONTHS = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()

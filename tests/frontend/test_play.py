@@ -121,14 +121,14 @@ def test_a_hint_lights_up_a_card_and_names_the_move(page: Any, screenshot: Any) 
     assert move is not None and move.card is not None
     card, target = move.to_json()["card"], move.to_json()["to"]
     page.locator("#hint-button").click()
-    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
+    page.wait_for_function("() => document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
     note = page.locator("#rule-note .rule-text").text_content()
     named = f"{GERMAN_SUITS[card[1]]} {'10' if card[0] == 'T' else card[0]}"
     assert note == f"Tipp: {named} → Spalte {target[1:]}", note
     assert page.locator("#table .card.hinted").count() == 1
     screenshot(page, "hint")
     page.locator("#winnable-button").click()
-    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.includes('gewinnen')")
+    page.wait_for_function("() => document.querySelector('#rule-note .rule-text').textContent.includes('gewinnen')")
     assert server_state(page)["moves"] == 0  # asking for help is no move
 
 
@@ -144,12 +144,16 @@ def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> No
     answer_edited(page, r"/api/v1/games/[^/]+/hint$", given)
     open_deal(page, "YU1-C-AAAAAAB")
     page.locator("#hint-button").click()
-    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Pik 10')")
+    page.wait_for_function(
+        "() => document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Pik 10')"
+    )
     drag(page, point_of_card(page, "TS"), point_of_column(page, "t2"))
     wait_for_moves(page, 1)
     page.wait_for_timeout(800)  # the first hint's marks would have lasted 2.5 s from its start
     page.locator("#hint-button").click()
-    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Karo 6')")
+    page.wait_for_function(
+        "() => document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp: Karo 6')"
+    )
     page.wait_for_timeout(1800)  # past the first hint's 2.5 s, within the second's
     assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["6D"]
     assert page.locator("#table .lane.hint").evaluate_all("els => els.map((el) => el.dataset.target)") == ["t2"]
@@ -167,12 +171,12 @@ def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any
     page.evaluate("window.scrollTo(0, 0)")
     assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
     page.locator("#hint-button").tap()
-    page.wait_for_function("document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
+    page.wait_for_function("() => document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
     assert page.locator("#table .card.hinted").count() == 1
     # The card, and the card it goes on (the last of column 2, the Jack of Hearts), lie in the
     # window and above the note that names the move (fixed at the window's foot).
     page.wait_for_function(
-        """(() => {
+        """() => (() => {
           const note = document.getElementById('rule-note').getBoundingClientRect();
           const foot = note.height ? Math.min(note.top, innerHeight) : innerHeight;
           return ['#table .card.hinted', '[data-card=JH]'].every((s) => {
@@ -208,9 +212,9 @@ def test_on_a_phone_a_hint_onto_the_end_of_a_32_card_column_shows_both_cards(new
     assert page.evaluate("document.querySelector('[data-card=\"2H\"]').getBoundingClientRect().bottom") > 844
     page.locator("#hint-button").tap()
     note = "document.querySelector('#rule-note .rule-text').textContent"
-    page.wait_for_function(f"{note} === 'Tipp: Kreuz Ass → Spalte 3'")
+    page.wait_for_function(f"() => {note} === 'Tipp: Kreuz Ass → Spalte 3'")
     page.wait_for_function(
-        """(() => {
+        """() => (() => {
           const foot = document.getElementById('rule-note').getBoundingClientRect().top;
           return ['AC', '2H'].every((card) => {
             const r = document.querySelector(`[data-card="${card}"]`).getBoundingClientRect();
@@ -283,7 +287,7 @@ def test_a_refused_drop_slides_back_and_shows_the_rule(page: Any, screenshot: An
 
 def test_a_game_won_by_dragging_shows_the_win_screen(page: Any, screenshot: Any) -> None:
     page.goto("/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     near_end = EngineGame.from_layout(
         [["KC"], ["QC"], [], [], [], [], []],
         {"S": "KS", "H": "KH", "D": "KD", "C": "JC"},
@@ -291,7 +295,7 @@ def test_a_game_won_by_dragging_shows_the_win_screen(page: Any, screenshot: Any)
     )
     game = factories.game(session_key=session_key(page), engine=near_end)
     page.goto(f"/?game={game.id}")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 10")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 10")
     settle(page)
 
     drag(page, point_of_card(page, "QC"), point_of_foundation(page, "C"))
@@ -339,7 +343,7 @@ def test_a_move_starts_animating_before_the_server_answers(page: Any) -> None:
     held: list[Any] = []  # the move's request, held back until the card has moved
     page.route("**/api/v1/games/*/moves", lambda route: held.append(route))
     drag(page, point_of_card(page, move["card"]), point_of_column(page, move["to"]))
-    page.wait_for_function("window.__moved !== null", timeout=10_000)  # it moves with no answer yet
+    page.wait_for_function("() => window.__moved !== null", timeout=10_000)  # it moves with no answer yet
     assert len(held) == 1
     held[0].continue_()
     wait_for_moves(page, 1)
@@ -347,13 +351,13 @@ def test_a_move_starts_animating_before_the_server_answers(page: Any) -> None:
 
 def test_a_foundation_card_dragged_back_onto_a_column(page: Any) -> None:
     page.goto("/")
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     position = EngineGame.from_layout(
         [["6S"], ["KD"], [], [], [], [], []], {"S": "5S", "H": "5H"}, code=GameCode.parse("YU1-C-AAAAAAB")
     )
     game = factories.game(session_key=session_key(page), engine=position)
     page.goto(f"/?game={game.id}")
-    page.wait_for_function("document.getElementById('card-5H') !== null")
+    page.wait_for_function("() => document.getElementById('card-5H') !== null")
     settle(page)
     # A screen reader hears what each column holds (issue 28 item 7: all were "empty").
     assert page.get_by_role("img", name="Spalte 1, 1 Karte").count() == 1

@@ -24,7 +24,7 @@ NARROW = {"width": 360, "height": 740}
 
 
 def board_ready(page: Any) -> None:
-    page.wait_for_function("document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
     settle(page)
 
 
@@ -115,14 +115,14 @@ def test_counts_use_plural_rules(new_page: Any, locale: str, one: str) -> None:
     page = new_page(locale=locale)
     log_in(page, user)
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#tile-streak strong").text_content() == one
     assert page.locator("#tile-longest strong").text_content() == one
 
 
 def test_a_guest_without_games_reads_a_capitalised_invitation(page: Any) -> None:
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#chart-empty").text_content() == "Noch keine Spiele – Zeit für das erste!"
 
 
@@ -139,13 +139,13 @@ def test_the_empty_sign_up_form_names_the_problem_beside_each_field(new_page: An
     page.locator("#username").fill("someone")
     page.locator("#password").fill("x")  # too weak: the server's reason beside the password
     page.locator("#auth-form button[type=submit]").click()
-    page.wait_for_function("document.getElementById('password-error').textContent.includes('password')")
+    page.wait_for_function("() => document.getElementById('password-error').textContent.includes('password')")
     assert page.locator("#username-error").is_hidden()
 
 
 def test_an_unknown_player_gets_only_that_message(page: Any) -> None:
     page.goto("/stats?user=doesnotexist")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#stats-note").text_content() == "Diesen Spieler gibt es nicht."
     assert page.locator("#stats-tiles").is_hidden() and page.locator("#chart-card").is_hidden()
     assert "Noch keine Spiele" not in page.locator("main").inner_text()
@@ -167,10 +167,10 @@ def test_the_rank_1_medal_needs_no_emoji_font_and_the_day_buttons_work(page: Any
     screenshot(page, "leaderboards-medal", full_page=False)
 
     page.locator("#lb-next").click()  # today
-    page.wait_for_function(f"location.search === '?date={today.isoformat()}'")
+    page.wait_for_function(f"() => location.search === '?date={today.isoformat()}'")
     assert page.locator("#lb-next").is_disabled()
     page.goto(f"/leaderboards?date={(today - timedelta(days=9)).isoformat()}")
-    page.wait_for_function("!document.getElementById('lb-message').textContent.includes('…')")
+    page.wait_for_function("() => !document.getElementById('lb-message').textContent.includes('…')")
     assert page.locator("#lb-message").text_content() == "An diesem Tag gab es kein Tagesspiel."
 
 
@@ -234,7 +234,7 @@ def test_a_code_decides_the_rule_and_the_dialog_says_so_before_starting(page: An
     assert page.locator("input[name=rule][value=relaxed]").is_disabled()
     screenshot(page, "new-dialog-code-rule", full_page=False)
     page.locator("#new-start").click()
-    page.wait_for_function("document.getElementById('code-text').textContent === 'YU1-C-AAAAAAC'")
+    page.wait_for_function("() => document.getElementById('code-text').textContent === 'YU1-C-AAAAAAC'")
     assert page.locator("#rule-badge").text_content() == "Klassisch"
 
 
@@ -244,7 +244,7 @@ def test_the_chart_waits_for_the_first_finished_game_with_a_friendly_word(new_pa
     page = new_page(locale="en-US")
     log_in(page, user)
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#chart-empty").text_content() == (
         "No finished game yet – the chart appears with your first win."
     )
@@ -278,7 +278,7 @@ def test_clean_wins_replace_the_highest_score(new_page: Any) -> None:
     page = new_page()
     log_in(page, user)
     page.goto("/stats")
-    page.wait_for_function("document.body.dataset.statsReady === '1'")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
     assert page.locator("#tile-clean strong").text_content() == "1"
     assert page.locator("#tile-bestscore").count() == 0
     assert "675" not in page.locator("#stats-tiles").inner_text()
@@ -296,9 +296,9 @@ def test_the_keyboard_cursor_counts_the_cards_on_a_card_by_plural_rules(
     page.locator("#table").focus()
     page.keyboard.press("2")  # the cursor on the column's last card
     page.keyboard.press("ArrowUp")
-    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + one!r})")
+    page.wait_for_function(f"() => document.getElementById('live').textContent.endsWith({', ' + one!r})")
     page.keyboard.press("ArrowUp")
-    page.wait_for_function(f"document.getElementById('live').textContent.endsWith({', ' + two!r})")
+    page.wait_for_function(f"() => document.getElementById('live').textContent.endsWith({', ' + two!r})")
 
 
 def test_the_by_rule_table_keeps_each_figure_on_one_line_on_a_phone(new_page: Any) -> None:

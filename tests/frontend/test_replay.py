@@ -60,7 +60,7 @@ def lost_game(owner: Any, **fields: Any) -> Any:
 
 def open_replay(page: Any, game: Any) -> Any:
     response = page.goto(f"/replay/{game.id}")
-    page.wait_for_function("document.body.dataset.replayReady === '1'")
+    page.wait_for_function("() => document.body.dataset.replayReady === '1'")
     settle(page)
     return response
 
@@ -103,7 +103,7 @@ def test_stepping_shows_the_apis_positions_and_no_face_down_card_before_it_is_tu
     for n, position in enumerate(positions):
         if n:
             page.keyboard.press("ArrowRight")
-            page.wait_for_function(f"document.body.dataset.replayAt === '{n}'")
+            page.wait_for_function(f"() => document.body.dataset.replayAt === '{n}'")
         table = shown(page)
         assert table["tableau"] == position["tableau"], n
         assert table["foundations"] == position["foundations"], n
@@ -120,14 +120,14 @@ def test_stepping_shows_the_apis_positions_and_no_face_down_card_before_it_is_tu
 
     # Back by one, to the start (Home) and to the end (End).
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function(f"document.body.dataset.replayAt === '{len(LOG) - 1}'")
+    page.wait_for_function(f"() => document.body.dataset.replayAt === '{len(LOG) - 1}'")
     assert shown(page)["tableau"] == positions[-2]["tableau"]
     page.keyboard.press("Home")
-    page.wait_for_function("document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
     assert shown(page)["tableau"] == positions[0]["tableau"]
     assert page.locator("#replay-back").is_disabled()
     page.keyboard.press("End")
-    page.wait_for_function(f"document.body.dataset.replayAt === '{len(LOG)}'")
+    page.wait_for_function(f"() => document.body.dataset.replayAt === '{len(LOG)}'")
     assert shown(page)["tableau"] == positions[-1]["tableau"]
 
 
@@ -138,11 +138,11 @@ def test_an_undo_that_turned_a_card_down_again_shows_it_face_down(new_page: Any)
 
     page.locator("#replay-jump").fill("9")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.body.dataset.replayAt === '9'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '9'")
     assert page.locator(f"#card-{flipped}").count() == 1
     assert "turned face up" in page.locator("#replay-move").text_content()
     page.locator("#replay-forward").click()
-    page.wait_for_function("document.body.dataset.replayAt === '10'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '10'")
     assert page.locator("#replay-move").text_content() == "Move 10: undo."
     assert page.locator(f"#card-{flipped}").count() == 0  # face down again, as the player saw it
 
@@ -155,9 +155,9 @@ def test_play_runs_at_the_chosen_speed_space_pauses_and_it_stops_at_the_end(new_
     page.locator("#replay-speed").select_option("200")  # 4x
     play.click()
     assert play.get_attribute("aria-label") == "Pause (Space)"
-    page.wait_for_function("Number(document.body.dataset.replayAt) >= 3")
+    page.wait_for_function("() => Number(document.body.dataset.replayAt) >= 3")
     page.keyboard.press("Space")  # the focus is on the play button: Space still pauses once
-    page.wait_for_function("document.body.dataset.replayPlaying === ''")
+    page.wait_for_function("() => document.body.dataset.replayPlaying === ''")
     paused = at(page)
     page.wait_for_timeout(700)
     assert at(page) == paused
@@ -165,8 +165,8 @@ def test_play_runs_at_the_chosen_speed_space_pauses_and_it_stops_at_the_end(new_
 
     page.locator("#table").click(position={"x": 5, "y": 5})  # the focus elsewhere: Space plays on
     page.keyboard.press("Space")
-    page.wait_for_function(f"document.body.dataset.replayAt === '{len(LOG)}'", timeout=15_000)
-    page.wait_for_function("document.body.dataset.replayPlaying === ''")
+    page.wait_for_function(f"() => document.body.dataset.replayAt === '{len(LOG)}'", timeout=15_000)
+    page.wait_for_function("() => document.body.dataset.replayPlaying === ''")
     assert page.locator("#replay-counter").text_content() == f"move {len(LOG)} of {len(LOG)}"
 
 
@@ -178,10 +178,10 @@ def test_the_slider_and_the_post_mortems_move_jump_there(new_page: Any) -> None:
     assert page.locator("#replay-par").text_content() == "104 moves"
     assert page.locator("#replay-mark").is_visible()  # the move that lost it, marked on the slider
     page.locator("#replay-slider").fill("5")
-    page.wait_for_function("document.body.dataset.replayAt === '5'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '5'")
     assert page.locator("#replay-jump").input_value() == "5"
     page.get_by_role("button", name="Go to move 18").click()
-    page.wait_for_function("document.body.dataset.replayAt === '18'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '18'")
     assert page.locator("#replay-slider").input_value() == "18"
 
 
@@ -244,7 +244,7 @@ def test_a_replay_one_may_not_see_is_a_404_page_and_a_broken_one_says_so(new_pag
     assert page.locator("#table").count() == 0
 
     page.goto(f"/replay/{broken.id}")
-    page.wait_for_function("document.body.dataset.replayReady === 'error'")
+    page.wait_for_function("() => document.body.dataset.replayReady === 'error'")
     assert page.locator("#replay-error").is_visible()
     assert "cannot be replayed" in page.locator("#replay-error-text").text_content()
     assert page.locator("#replay").is_hidden()
@@ -258,7 +258,7 @@ def test_on_a_360_px_phone_it_fits_and_answers_taps(new_page: Any, screenshot: A
         log_in(page, account)
         open_replay(page, game)
         page.locator("#replay-forward").tap()
-        page.wait_for_function("document.body.dataset.replayAt === '1'")
+        page.wait_for_function("() => document.body.dataset.replayAt === '1'")
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         for button in ("first", "back", "play", "forward", "last"):
             assert page.locator(f"#replay-{button}").get_attribute("aria-label")
@@ -277,13 +277,13 @@ def test_my_games_link_the_replay_of_each_finished_game(new_page: Any) -> None:
     page = new_page(locale="en-GB")
     log_in(page, account)
     page.goto("/games")
-    page.wait_for_function("document.body.dataset.gamesReady === '1'")
+    page.wait_for_function("() => document.body.dataset.gamesReady === '1'")
 
     won_row = page.locator(f"[data-game='{finished.id}']")
     assert won_row.get_by_role("link", name="Replay").get_attribute("href") == f"/replay/{finished.id}"
     assert page.locator(f"[data-game='{playing.id}'] a[href^='/replay/']").count() == 0
     won_row.get_by_role("link", name="Replay").click()
-    page.wait_for_function("document.body.dataset.replayReady === '1'")
+    page.wait_for_function("() => document.body.dataset.replayReady === '1'")
 
 
 def test_the_board_links_the_top_10_replays_only_once_the_day_is_over(new_page: Any) -> None:
@@ -303,13 +303,13 @@ def test_the_board_links_the_top_10_replays_only_once_the_day_is_over(new_page: 
     assert check.count() == 1 and check.get_attribute("title") == "replayed and verified by the server"
 
     page.goto(f"/leaderboards?date={yesterday.isoformat()}")
-    page.wait_for_function("document.querySelectorAll('#lb-body tr').length === 11")
+    page.wait_for_function("() => document.querySelectorAll('#lb-body tr').length === 11")
     links = page.locator("#lb-body a[href^='/replay/']")
     assert links.count() == 10
     assert page.locator("#lb-body tr").nth(10).locator("a[href^='/replay/']").count() == 0
     assert page.get_by_role("img", name="replayed and verified by the server").count() == 11
     links.first.click()  # a guest may watch it
-    page.wait_for_function("document.body.dataset.replayReady === '1'")
+    page.wait_for_function("() => document.body.dataset.replayReady === '1'")
     assert page.locator("#replay-deal-label").text_content().endswith("'s game")  # another player's
 
 

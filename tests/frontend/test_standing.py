@@ -121,14 +121,14 @@ def test_during_the_day_everyone_sees_the_live_counts_and_only_a_winner_the_hist
     won(today, 250)
     guest = new_page(locale="en-US")
     guest.goto("/daily")
-    guest.wait_for_function("document.getElementById('daily-played').textContent === '3 started · 2 won'")
+    guest.wait_for_function("() => document.getElementById('daily-played').textContent === '3 started · 2 won'")
     assert guest.locator("#daily-standing").is_hidden()  # no histograms before the day is over
     assert guest.locator("#daily-standing .bar").count() == 0
     player = factories.user()  # an account that has not won today: the counts, no histograms either
     page = new_page(locale="en-US")
     log_in(page, player)
     page.goto("/daily")
-    page.wait_for_function("document.getElementById('daily-played').textContent === '3 started · 2 won'")
+    page.wait_for_function("() => document.getElementById('daily-played').textContent === '3 started · 2 won'")
     assert page.locator("#daily-standing").is_hidden()
     page.goto("/leaderboards")
     live = page.locator("#lb-live")
@@ -137,7 +137,7 @@ def test_during_the_day_everyone_sees_the_live_counts_and_only_a_winner_the_hist
     assert page.locator("#lb-body tr").count() == 2
     screenshot(page, "standing-board-en")
     page.locator("#lb-prev").click()  # yesterday's board: no live counts
-    page.wait_for_function("document.getElementById('lb-players').textContent.includes('9')")
+    page.wait_for_function("() => document.getElementById('lb-players').textContent.includes('9')")
     assert live.is_hidden()
 
 
@@ -269,7 +269,7 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
     box = page.locator("#daily-standing")
     box.wait_for(state="visible", timeout=15_000)
     counts = "2 started · 1 won · 1 more under review"
-    page.wait_for_function(f"document.getElementById('daily-played').textContent === {counts!r}")
+    page.wait_for_function(f"() => document.getElementById('daily-played').textContent === {counts!r}")
     me = box.locator("[data-standing-me]").text_content()
     assert me == "You: 0:55 – under review: it is compared with the others once staff have checked it."
     assert "faster" not in box.text_content()
