@@ -35,7 +35,7 @@ from scratch_db import with_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = "yukon_storage"
-TABLES = ("games_game", "games_movelog")
+TABLES = ("games_game", "games_movelog", "games_packedlog")
 
 
 def main() -> int:
@@ -67,6 +67,7 @@ def run(url: str, args: argparse.Namespace) -> int:
     from django.db import connection
     from django.test import Client
 
+    from games import movelog
     from games.engine import Game as EngineGame
     from games.engine import GameCode, Rule
     from games.engine.codes import MAX_NUMBER
@@ -99,6 +100,13 @@ def run(url: str, args: argparse.Namespace) -> int:
         if result.verdict is Verdict.WINNABLE:
             lines.append((str(code), [move.to_json() for move in result.moves]))
 
+    # A won game's log is packed by a task sent at the win (games.movelog): held back here, and
+    # measured on its own after the moves.
+    from games import tasks
+
+    won: list[str] = []
+    tasks.log_pack.delay = won.append  # type: ignore[method-assign]
+
     before = _sizes(connection)
     start_lsn = _lsn(connection)
     moves = 0
@@ -119,6 +127,52 @@ def run(url: str, args: argparse.Namespace) -> int:
     after = _sizes(connection)
     records = _records(connection, start_lsn, end_lsn, database_oid)
 
+    print(
+        f"storage_bench: {len(lines)} won games, {moves} moves and take-backs through the API "
+        f"(session + CSRF) in {seconds:.1f} s; PostgreSQL {connection.pg_version // 10000}"
+    )
+    total = sum(length for _, _, length, _, _ in records)
+    images = sum(fpi for _, _, _, fpi, _ in records)
+    print(f"storage_bench:   WAL per move      {total / moves:7.0f} bytes (goal <= 400; 250)")
+    print(f"storage_bench:   without page images {(total - images) / moves:5.0f} bytes")
+    print(f"storage_bench:   WAL records per move {len(records) / moves:5.1f}")
+    for table in TABLES:
+        grown = after[table] - before[table]
+        print(f"storage_bench:   {table:16s} grew {grown / moves:6.0f} bytes per move (table, TOAST and indexes)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT avg(pg_column_size(g.*)), avg(pg_column_size(g.state)) FROM games_game g")
+        row, state = cursor.fetchone()
+    print(f"storage_bench:   a game's row {row:.0f} bytes, its state {state:.0f} (pg_column_size)")
+    _print_wal(connection, records, moves, "move")
+
+    # The won games' logs packed, as the task sent at each win does.
+    start_lsn = _lsn(connection)
+    started = time.perf_counter()
+    packed = sum(movelog.log_pack(game_id=game_id) for game_id in won)
+    seconds = time.perf_counter() - started
+    records = _records(connection, start_lsn, _lsn(connection), database_oid)
+    total = sum(length for _, _, length, _, _ in records)
+    with connection.cursor() as cursor:
+        # Each packed row as stored: the row with its header, its line pointer, and its key's index
+        # entry (8 bytes of header and the 16-byte uuid) with its line pointer.
+        cursor.execute("SELECT coalesce(sum(pg_column_size(p.*) + 4 + 24 + 4), 0), count(*) FROM games_packedlog p")
+        kept, games = cursor.fetchone()
+        cursor.execute("SELECT count(*) FROM games_movelog")
+        (rows_left,) = cursor.fetchone()
+    print(
+        f"storage_bench: {packed} of {len(won)} won games' logs packed in {seconds:.2f} s "
+        f"({rows_left} log rows left): WAL {total / max(packed, 1):,.0f} bytes a game, {total / moves:.0f} a move"
+    )
+    print(
+        f"storage_bench:   a finished game's moves kept: {kept / moves:5.1f} bytes per move "
+        f"(its packed row, line pointer and index entry; {kept:,} bytes for {games} games; goal <= 16)"
+    )
+    _print_wal(connection, records, moves, "move")
+    return 0
+
+
+def _print_wal(connection: Any, records: list[tuple[str, str, int, int, str]], per: int, unit: str) -> tuple[int, int]:
+    """Print the records by kind and by relation, per ``unit``; returns all bytes and image bytes."""
     total = sum(length for _, _, length, _, _ in records)
     images = sum(fpi for _, _, _, fpi, _ in records)
     kinds: Counter[str] = Counter()
@@ -131,24 +185,11 @@ def run(url: str, args: argparse.Namespace) -> int:
     relations: Counter[str] = Counter()  # (one look-up per file node, not per record)
     for node, length in nodes.items():
         relations[_relation_name(connection, node)] += length
-    print(
-        f"storage_bench: {len(lines)} won games, {moves} moves and take-backs through the API "
-        f"(session + CSRF) in {seconds:.1f} s; PostgreSQL {connection.pg_version // 10000}"
-    )
-    print(f"storage_bench:   WAL per move      {total / moves:7.0f} bytes (goal <= 400; 250)")
-    print(f"storage_bench:   without page images {(total - images) / moves:5.0f} bytes")
-    print(f"storage_bench:   WAL records per move {len(records) / moves:5.1f}")
-    for table in TABLES:
-        grown = after[table] - before[table]
-        print(f"storage_bench:   {table:16s} grew {grown / moves:6.0f} bytes per move (table, TOAST and indexes)")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT avg(pg_column_size(g.*)), avg(pg_column_size(g.state)) FROM games_game g")
-        row, state = cursor.fetchone()
-    print(f"storage_bench:   a game's row {row:.0f} bytes, its state {state:.0f} (pg_column_size)")
     for kind, count in kinds.most_common(8):
-        print(f"storage_bench:     {kind:28s} {count / moves:5.2f} per move, {kind_bytes[kind] / moves:6.0f} bytes")
+        print(f"storage_bench:     {kind:28s} {count / per:5.2f} per {unit}, {kind_bytes[kind] / per:6.0f} bytes")
     for relation, length in relations.most_common(8):
-        print(f"storage_bench:     {relation:28s} {length / moves:6.0f} bytes per move")
+        print(f"storage_bench:     {relation:28s} {length / per:6.0f} bytes per {unit}")
+    return total, images
     return 0
 
 
@@ -160,7 +201,7 @@ def _lsn(connection: Any) -> str:
 
 def _sizes(connection: Any) -> dict[str, int]:
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM (ANALYZE) games_game, games_movelog")  # what a day's autovacuum would leave
+        cursor.execute("VACUUM (ANALYZE) games_game, games_movelog, games_packedlog")  # as autovacuum would leave them
         sizes = {}
         for table in TABLES:
             cursor.execute("SELECT pg_total_relation_size(%s)", [table])

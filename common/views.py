@@ -49,8 +49,9 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
         # A body past Django's own cap (DATA_UPLOAD_MAX_MEMORY_SIZE, above the API's 64 KiB) is
         # too large, as a smaller one past 64 KiB is (common.parsers), not malformed.
-        too_large = isinstance(exception, RequestDataTooBig)
-        return api_error(ErrorCode.PAYLOAD_TOO_LARGE if too_large else ErrorCode.BAD_REQUEST)
+        if isinstance(exception, RequestDataTooBig):
+            return api_error(ErrorCode.PAYLOAD_TOO_LARGE)
+        return api_error(ErrorCode.BAD_REQUEST)
     return defaults.bad_request(request, exception)
 
 

@@ -16,7 +16,6 @@ link) or with the game list's actions. :func:`games.competition.attempt.attempts
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
@@ -50,10 +49,10 @@ from .models import (
     Game,
     HeldResult,
     IdempotencyRecord,
-    MoveLog,
     ReviewChoices,
     StatusChoices,
 )
+from .movelog import moves_read
 from .tasks import clairvoyance_check
 
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
@@ -72,11 +71,8 @@ def secret_games(today: date) -> Q:
 def median_gaps_ms(game_ids: Iterable[Any]) -> dict[Any, float | None]:
     """Each game's pace: the median gap between consecutive entries of its move log (None: fewer
     than two entries)."""
-    times: dict[Any, list[Any]] = defaultdict(list)
-    rows = MoveLog.objects.filter(game_id__in=list(game_ids)).order_by("game_id", "seq")
-    for game_id, at in rows.values_list("game_id", "created_at"):
-        times[game_id].append(at)
-    return {game_id: _median_gap(ts) for game_id, ts in times.items()}
+    logs = moves_read(game_ids)
+    return {game_id: _median_gap([entry.at for entry in entries]) for game_id, entries in logs.items() if entries}
 
 
 def _median_gap(times: list[Any]) -> float | None:
@@ -385,17 +381,6 @@ class DailySuspectAdmin(ReadOnlyAdmin):
     search_fields = ["user__username"]
     list_select_related = ["user", "game"]
     fields = ("day", "user", "game", "moves", "median_gap_ms", "created_at")
-    readonly_fields = fields
-
-
-@admin.register(MoveLog)
-class MoveLogAdmin(ReadOnlyAdmin):
-    """The move logs of games whose deal is no secret any more (an open day's log would spell out
-    the deal as its cards are flipped)."""
-
-    list_display = ["game", "seq", "move", "points", "flipped", "created_at"]
-    list_select_related = ["game"]
-    fields = ("game", "seq", "move", "points", "flipped", "created_at")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:

@@ -17,8 +17,9 @@ from games.solver import advise, position_key, still_winnable
 
 from .competition import clock
 from .models import Game
+from .movelog import moves_read
 from .players import Player
-from .selectors import game_get, move_log_list
+from .selectors import game_get
 
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:
@@ -34,7 +35,7 @@ def positions_had(game: Game) -> list[str]:
     engine = EngineGame.from_code(game.code)
     keys = [position_key(engine)]
     try:
-        for step in replay(engine, move_log_list(game=game).values_list("move", flat=True)):
+        for step in replay(engine, [entry.move for entry in moves_read([game.pk])[game.pk]]):
             keys.append(position_key(step.game))
     except (IllegalMove, ValueError):  # a log that does not replay (never in play): what it gave so far
         pass

@@ -20,7 +20,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from .competition import clock
-from .models import Game, MoveLog
+from .models import Game
+from .movelog import logs_read
 from .players import Player
 
 CHUNK_SIZE: Final = 500
@@ -66,13 +67,12 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _logs(game_ids: list[Any]) -> dict[Any, list[str]]:
-    """The move logs of a chunk of games in one query (the unique ``(game, seq)`` index)."""
-    logs: dict[Any, list[str]] = {game_id: [] for game_id in game_ids}
-    entries = MoveLog.objects.filter(game_id__in=game_ids).order_by("game_id", "seq")
-    for game_id, move, flipped in entries.values_list("game_id", "move", "flipped"):
-        logs[game_id].append(f"{move}/{flipped}" if flipped else move)
-    return logs
+def _logs(codes: dict[Any, str]) -> dict[Any, list[str]]:
+    """The move logs of a chunk of games (game id: its code) in two queries (:mod:`games.movelog`)."""
+    return {
+        game_id: [f"{entry.move}/{entry.flipped}" if entry.flipped else entry.move for entry in entries]
+        for game_id, entries in logs_read(codes).items()
+    }
 
 
 def export_row(game: tuple[Any, ...], log: list[str], *, now: datetime) -> dict[str, Any]:
@@ -99,7 +99,7 @@ def _rows(player: Player) -> Iterator[dict[str, Any]]:
     now = timezone.now()
     games = iter(export_games(player=player).iterator(chunk_size=CHUNK_SIZE))
     while chunk := list(itertools.islice(games, CHUNK_SIZE)):
-        logs = _logs([game[0] for game in chunk])
+        logs = _logs({game[0]: game[1] for game in chunk})
         for game in chunk:
             yield export_row(game, logs[game[0]], now=now)
 

@@ -249,11 +249,13 @@ class ClairvoyanceReport(models.Model):
 class MoveLog(models.Model):
     """One accepted move or undo. ``seq`` is the move counter after it (1, 2, ...)."""
 
-    # No index of its own: the unique (game, seq) below serves every lookup by game, and one index
-    # fewer is one write fewer per move. No foreign key constraint in the database either: its
+    # Its key is the game and the move counter: the one index of the table, which serves every
+    # lookup by game (an id of its own was a second index and 8 bytes a row, 74 bytes of WAL a
+    # move: docs/capacity.md). No foreign key constraint in the database either: its
     # check locks the game's row on every insert, a WAL record of its own (55 bytes a move,
     # bench/storage_bench.py); the game's row was just written by the same statement
     # (games.store), and a game's deletion takes its log with it (Django's cascade).
+    pk = models.CompositePrimaryKey("game", "seq")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False, db_constraint=False)
     seq = models.PositiveIntegerField()
     move = models.CharField(max_length=24)  # str(Move), e.g. "t3:7H>t5", or "undo"
@@ -268,10 +270,20 @@ class MoveLog(models.Model):
 
     class Meta:
         ordering = ["game", "seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="movelog_game_seq_unique")]
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.seq} {self.move}"
+
+
+class PackedLog(models.Model):
+    """A won game's move log, packed (:mod:`games.movelog`): its move texts and times, compressed,
+    in place of its :class:`MoveLog` rows, one row a game (its key the one index)."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="packed_log")
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.game_id} packed log"
 
 
 class IdempotencyRecord(models.Model):

@@ -34,7 +34,8 @@ from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
 from .competition import clock
-from .models import COUNTED_REVIEWS, DailyDeal, Game, GamePostMortem, MoveLog, StatusChoices
+from .models import COUNTED_REVIEWS, DailyDeal, Game, GamePostMortem, StatusChoices
+from .movelog import moves_read
 
 Answer = Literal["yes", "no", "unknown"]
 Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
@@ -245,14 +246,14 @@ def postmortem_record(*, game_id: UUID | str, now: datetime | None = None) -> Ga
     existing = GamePostMortem.objects.filter(game_id=game.pk).first()
     if existing is not None and existing.moves == game.moves:
         return existing
-    entries = list(MoveLog.objects.filter(game_id=game.pk).order_by("seq").values_list("move", "created_at"))
-    if not postmortem_due(game, now=now, last_move_at=entries[-1][1] if entries else None):
+    entries = moves_read([game.pk])[game.pk]
+    if not postmortem_due(game, now=now, last_move_at=entries[-1].at if entries else None):
         return None
     par = None
     if game.daily is not None:
         par = DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
     try:
-        found = analyse(game.code, [move for move, _ in entries], par=par)
+        found = analyse(game.code, [entry.move for entry in entries], par=par)
     except (BadCode, BadMove, IllegalMove, ValueError, KeyError):  # a log the engine does not replay
         return None
     values: dict[str, Any] = {

@@ -13,7 +13,8 @@ from games.engine import Game as EngineGame
 
 from .competition import attempt, clock
 from .lifecycle import removal_at
-from .models import Game, MoveLog
+from .models import Game
+from .movelog import LogEntry
 
 
 def public_code(game: Game, now: datetime) -> str | None:
@@ -108,12 +109,12 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def move_log_entry(entry: MoveLog) -> dict[str, Any]:
-    """One row of the move log: only cards that are face up (a flipped card was turned up)."""
+def move_log_entry(entry: LogEntry) -> dict[str, Any]:
+    """One entry of the move log: only cards that are face up (a flipped card was turned up)."""
     return {
         "seq": entry.seq,
         "move": entry.move,
         "points": entry.points,
         "flipped": entry.flipped or None,
-        "at": entry.created_at.isoformat(),
+        "at": entry.at.isoformat(),
     }

@@ -23,7 +23,8 @@ from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMov
 from games.engine import Game as EngineGame
 
 from .competition import clock
-from .models import DailyDeal, Game, GamePostMortem, MoveLog
+from .models import DailyDeal, Game, GamePostMortem
+from .movelog import log_read
 from .players import Player
 from .postmortem import postmortem_due
 from .selectors import counted_ranked_wins
@@ -129,23 +130,26 @@ def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     """The replay answer: the deal's position, then one step per logged move."""
     from .presenters import public_code
 
-    entries = list(
-        MoveLog.objects.filter(game=game).order_by("seq").values_list("seq", "move", "points", "flipped", "created_at")
-    )
     try:
+        entries = log_read(game)
         engine = EngineGame.from_code(game.code)
         start = _seen(engine)
         steps = [
-            {"seq": seq, "move": move, "points": points, "flipped": flipped or None, "at": at, **_seen(step.game)}
-            for step, (seq, move, points, flipped, at) in zip(
-                replay(engine, [entry[1] for entry in entries]), entries, strict=False
-            )
+            {
+                "seq": entry.seq,
+                "move": entry.move,
+                "points": entry.points,
+                "flipped": entry.flipped or None,
+                "at": entry.at,
+                **_seen(step.game),
+            }
+            for step, entry in zip(replay(engine, [entry.move for entry in entries]), entries, strict=False)
         ]
     except (BadCode, BadMove, IllegalMove, ValueError):
         raise ApplicationError(ErrorCode.REPLAY_BROKEN) from None
     row = GamePostMortem.objects.filter(game=game).first()
     current = row if row is not None and row.moves == len(entries) else None
-    pending = current is None and _ask_postmortem(game, now, entries[-1][4] if entries else None)
+    pending = current is None and _ask_postmortem(game, now, entries[-1].at if entries else None)
     return {
         "id": game.id,
         "player": game.owner.get_username() if game.owner is not None else None,

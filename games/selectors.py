@@ -12,7 +12,8 @@ from common.errors import ApplicationError, ErrorCode
 
 from .competition import clock
 from .lifecycle import with_last_activity
-from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
+from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, ReviewChoices, StatusChoices
+from .movelog import LogEntry, log_read
 from .players import Player
 
 
@@ -56,8 +57,8 @@ def replay_verified(prefix: str = "") -> Q:
     )
 
 
-def move_log_list(*, game: Game) -> QuerySet[MoveLog]:
-    return MoveLog.objects.filter(game=game).order_by("seq")
+def move_log_list(*, game: Game) -> list[LogEntry]:
+    return log_read(game)
 
 
 def daily_solution_length(*, game: Game, now: datetime) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -259,8 +260,12 @@ def _has_open_ranked_attempt(*, user: Any, day: date) -> bool:
 
 
 def _game_won_effects(game: Game) -> None:
-    """After the commit, one event (:data:`games.signals.game_won`): the account's personal bests
-    and, for a ranked attempt, its check and the daily board listen to it. A guest's win sends none."""
+    """After the commit, the game's log packed (:mod:`games.movelog`, a task), and one event
+    (:data:`games.signals.game_won`): the account's personal bests and, for a ranked attempt, its
+    check and the daily board listen to it. A guest's win sends no event."""
+    from .tasks import log_pack
+
+    transaction.on_commit(partial(log_pack.delay, str(game.id)), robust=True)
     if game.owner_id is None:
         return
     game_won_send(game_id=str(game.id), ranked=game.review == ReviewChoices.PENDING)

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from common.retries import RETRY
 
-from . import lifecycle, postmortem, services
+from . import lifecycle, movelog, postmortem, services
 from .competition import attempt, links, suspects
 from .daily import daily_deals_prepare_task
 
@@ -29,6 +29,8 @@ __all__ = [
     "fairplay_links_prune",
     "game_postmortem",
     "idempotency_records_prune",
+    "log_pack",
+    "logs_pack_pending",
     "postmortems_pending",
     "ranked_reviews_pending",
     "ranked_win_review",
@@ -49,6 +51,21 @@ def data_prune() -> None:
     lifecycle.sessions_ended_prune(now=now)
     lifecycle.guest_games_prune(now=now)
     lifecycle.idle_games_prune(now=now)
+
+
+@shared_task(name="games.log_pack", **RETRY)
+def log_pack(game_id: str) -> None:
+    """A game was won: its move log packed (:mod:`games.movelog`; idempotent)."""
+    movelog.log_pack(game_id=game_id)
+
+
+@shared_task(name="games.logs_pack_pending", **RETRY)
+def logs_pack_pending() -> None:
+    """Beat, hourly: pack the logs of the games won in the last ``LOG_PACK_SWEEP_HOURS`` that still
+    have rows (a task lost in flight), and not in the last minute (their own task is on its way)."""
+    now = timezone.now()
+    since = now - timedelta(hours=settings.LOG_PACK_SWEEP_HOURS)
+    movelog.logs_pack_pending(since=since, until=now - timedelta(minutes=1))
 
 
 @shared_task(name="games.fairplay_links_prune", ignore_result=True)

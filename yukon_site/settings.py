@@ -229,7 +229,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # What is kept, and for how long (games/lifecycle.py): ended sessions with their guests' games,
     # unfinished practice games left alone.
     "data-prune": {"task": "games.data_prune", "schedule": 3600.0},
+    # Safety net behind the task sent at each win: the logs of recent wins still to be packed.
+    "logs-pack": {"task": "games.logs_pack_pending", "schedule": 3600.0},
 }
+# games/movelog.py: a won game's log is packed by a task sent at the win; hourly, the wins of the
+# last LOG_PACK_SWEEP_HOURS whose logs were not (a task lost in flight) are packed.
+LOG_PACK_SWEEP_HOURS = int(os.environ.get("LOG_PACK_SWEEP_HOURS", "26"))
 # games/lifecycle.py: an ended session is removed this many days later, and with it its guest's
 # games that no account took over; an unfinished practice game without a move for IDLE_GAMES_DAYS
 # is removed, its player told on the list of games IDLE_GAMES_WARN_DAYS before.

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -42,7 +43,8 @@ from django.utils import timezone
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
 
-from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, MoveLog, ReviewChoices, StatusChoices
+from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
+from ..movelog import moves_read
 from ..signals import ranked_results_changed_send
 from . import clairvoyance, clock, links, suspects
 from .suspects import Pace
@@ -198,7 +200,7 @@ def attempt_review(*, game_id: UUID | str) -> str | None:
         return None
     if game.review != ReviewChoices.PENDING:
         return game.review
-    entries = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("seq", "move", "created_at"))
+    entries = moves_read([game.pk])[game.pk]
     review, reason = _verdict(game, entries)
     with transaction.atomic():
         changed = Game.objects.filter(pk=game.pk, review=ReviewChoices.PENDING).update(
@@ -218,7 +220,7 @@ def attempts_pending(*, before: datetime) -> list[str]:
     return [str(pk) for pk in pending.order_by().values_list("pk", flat=True)]
 
 
-def _verdict(game: Game, entries: list[tuple[int, str, datetime]]) -> tuple[str, str]:
+def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[str, str]:
     seqs = [seq for seq, _, _ in entries]
     if seqs != list(range(1, len(entries) + 1)) or len(entries) != game.moves:
         return ReviewChoices.INVALID, f"the log has {len(entries)} entries for {game.moves} moves"
@@ -314,7 +316,7 @@ def attempt_clairvoyance(*, game_id: UUID | str) -> ClairvoyanceReport | None:
     game = Game.objects.filter(pk=game_id, ranked=True, status=StatusChoices.WON).first()
     if game is None:
         return None
-    moves = list(MoveLog.objects.filter(game=game).order_by("seq").values_list("move", flat=True))
+    moves = [entry.move for entry in moves_read([game.pk])[game.pk]]
     try:
         report = clairvoyance_record(game, moves)
     except (BadCode, BadMove, IllegalMove, ValueError):

@@ -20,15 +20,14 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from itertools import groupby
-from operator import itemgetter
 from typing import Any, Final
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Q
 
-from ..models import DailyStartLink, DailySuspect, Game, MoveLog
+from ..models import DailyStartLink, DailySuspect, Game
+from ..movelog import moves_read
 from . import clock
 
 
@@ -89,11 +88,7 @@ def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[A
     for game_id, owner_id in found.items():
         if owner_id in marked:
             continue
-        times = list(
-            MoveLog.objects.filter(game_id=game_id, created_at__lt=end)
-            .order_by("seq")
-            .values_list("created_at", flat=True)
-        )
+        times = [entry.at for entry in moves_read([game_id])[game_id] if entry.at < end]
         pace = Pace.of(times)
         DailySuspect.objects.bulk_create(
             [
@@ -128,16 +123,13 @@ def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
     # An attempt already found human-paced at its move count is not read again.
     human = cache.get_many([_human_key(game) for game in candidates])
     attempts = {game.pk: game for game in candidates if _human_key(game) not in human}
-    # One read of their logs' times (the unique (game, seq) index gives the order).
-    times = (
-        MoveLog.objects.filter(game_id__in=list(attempts), created_at__lt=end)
-        .order_by("game_id", "seq")
-        .values_list("game_id", "created_at")
-    )
+    # One read of their logs' times (the log's key (game, seq) gives the order).
     found_human = {}
-    for game_id, entries in groupby(times.iterator(chunk_size=5000), key=itemgetter(0)):
+    for game_id, entries in moves_read(attempts).items():
         game = attempts[game_id]
-        if suspect_mark(game=game, pace=Pace.of([at for _, at in entries])):
+        if not entries:
+            continue
+        if suspect_mark(game=game, pace=Pace.of([entry.at for entry in entries if entry.at < end])):
             suspects.add(game.owner_id)
         else:
             found_human[_human_key(game)] = True

@@ -29,7 +29,8 @@ from django.utils import timezone
 from games import presenters, selectors, signals
 from games import tasks as games_tasks
 from games.competition import clock
-from games.models import DailyDeal, Game, MoveLog
+from games.models import DailyDeal, Game
+from games.movelog import LogEntry
 from stats import tasks as stats_tasks
 from tests import factories
 
@@ -183,7 +184,7 @@ def test_presenters_render_a_past_daily_game_without_a_query(django_assert_num_q
     day = clock.today() - timedelta(days=1)
     DailyDeal.objects.create(date=day, code="YU1-C-AAAAAAB", solution_length=97)
     game = factories.game(owner=factories.user(), daily=day)
-    entry = MoveLog(game=game, seq=1, move="t1>f", points=10, flipped="", created_at=timezone.now())
+    entry = LogEntry(seq=1, move="t1>f", points=10, flipped="", at=timezone.now())
     now = timezone.now()
     length = selectors.daily_solution_length(game=game, now=now)
     with django_assert_num_queries(0):
@@ -226,3 +227,23 @@ def _subclasses(cls: type) -> list[type]:
     for sub in cls.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found
+
+
+#: The modules that touch the move log's rows: the model, the one reader of both forms
+#: (games.movelog), the move's write (games.store, games.services: the log entry, an undo's step),
+#: and what only concerns games in play (the undo history's move into the log, idle games' last move).
+MOVE_LOG_ROWS = {"games/models.py", "games/movelog.py", "games/store.py", "games/services.py", "games/history.py"}
+MOVE_LOG_ROWS |= {"games/lifecycle.py"}
+
+
+def names_used(source: str) -> set[str]:
+    return {node.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Name)} | {
+        node.attr for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute)
+    }
+
+
+def test_a_log_is_read_through_games_movelog_alone() -> None:
+    # A won game's log is packed (issue 34): a reader of the rows would find a won game empty.
+    readers = sorted(str(path.relative_to(ROOT)) for path in MODULES if "MoveLog" in names_used(path.read_text()))
+    assert set(readers) <= MOVE_LOG_ROWS, set(readers) - MOVE_LOG_ROWS
+    assert names_used("rows = MoveLog.objects.filter(game=game)") >= {"MoveLog"}  # the scan sees a use

@@ -8,6 +8,7 @@ import pytest
 
 from games import signals
 from games.models import DailyDeal, Game, StatusChoices
+from games.tasks import log_pack
 from stats import selectors, services, tasks
 from stats.models import DailyResult, PersonalBest
 from tests import factories
@@ -31,9 +32,13 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         won = win_as_a_human(player, state["id"])
 
-    # Two events: games.signals.game_won (stats: the bests; games: the review task), then the
-    # review's ranked_results_changed (stats: the board).
-    assert [callback.func.__self__ for callback in callbacks] == [signals.game_won, signals.ranked_results_changed]
+    # The log's packing task, then two events: games.signals.game_won (stats: the bests; games: the
+    # review task), then the review's ranked_results_changed (stats: the board).
+    assert [callback.func.__self__ for callback in callbacks] == [
+        log_pack,
+        signals.game_won,
+        signals.ranked_results_changed,
+    ]
     assert won["review"] == "pending" and won["ranked"] is True
     game = Game.objects.get(pk=state["id"])
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"
@@ -64,7 +69,8 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         win(player, practice["id"])
 
-    assert len(callbacks) == 1  # the event (no post-mortem: that waits until its replay is opened)
+    # The log's packing task and the event (no post-mortem: that waits until its replay is opened).
+    assert [callback.func.__self__ for callback in callbacks] == [log_pack, signals.game_won]
     assert PersonalBest.objects.filter(user=account).count() == 1
     assert not DailyResult.objects.exists()
     tasks.daily_result_update.delay(practice["id"])  # even if asked to
@@ -73,13 +79,13 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
     assert board["entries"] == [] and board["me"] is None and board["players"] == 1
 
 
-def test_a_guests_win_sends_no_task(guest, django_capture_on_commit_callbacks):
+def test_a_guests_win_sends_no_event(guest, django_capture_on_commit_callbacks):
     state = guest.post("/api/v1/games", {"rule": "classic"}).json()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         win(guest, state["id"])
 
-    assert callbacks == []
+    assert [callback.func.__self__ for callback in callbacks] == [log_pack]  # its log packed, no more
     assert not PersonalBest.objects.exists() and not DailyResult.objects.exists()
 
 
