@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
+from common.db import from_replica
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import error_responses
 from common.throttles import limits
@@ -102,6 +103,7 @@ class DailyLeaderboardApi(ApiView):
         parameters=[DAY_PARAMETER],
         responses={200: DailyBoardSerializer, **error_responses(400, 404, 503)},
     )
+    @from_replica
     def get(self, request: Request, day: str) -> Response:
         parsed = _parse_day(day)
         _deal_of(parsed)  # a board only for a day with a deal up to today
@@ -137,6 +139,7 @@ class PlayerStatsApi(ApiView):
         summary="A player's public statistics",
         responses={200: PlayerStatsSerializer, **error_responses(404, 429)},
     )
+    @from_replica
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username=username)
         stats = selectors.player_stats(player=Player(user=user), now=timezone.now())

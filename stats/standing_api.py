@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
+from common.db import from_replica
 from common.errors import ApplicationError, ErrorCode
 from common.pagination import PagePagination
 from common.serializers import error_responses
@@ -135,6 +136,7 @@ class DailyArchiveApi(ApiView, GenericAPIView):
         summary="Past daily deals, newest first: players, winners, winning time, par, your result and rank",
         responses={200: ArchiveDaySerializer(many=True), **error_responses(400, 404)},
     )
+    @from_replica
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(archive.archive_deals())
         rows = archive.archive_rows(deals=list(page or []), user=request.user)

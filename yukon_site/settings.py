@@ -16,6 +16,7 @@ import csp.constants
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from common.limits import rates_from_env
 from common.mail import email_settings
@@ -128,6 +129,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Fail fast (then 503) instead of hanging while PostgreSQL is unreachable.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)
+    # Behind PgBouncer in transaction mode (docker-compose.yml: DB_POOLER=transaction) a cursor
+    # cannot outlive its transaction: no server-side cursors (Django's advice for poolers).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = os.environ.get("DB_POOLER", "") == "transaction"
+# A streaming replica of PostgreSQL (DATABASE_REPLICA_URL): the read-only answers (the boards, the
+# archive, the players' profiles) read from it through common.db.ReplicaRouter; everything else,
+# and every write, goes to the primary. Its tests use the primary's test database.
+if DATABASE_REPLICA_URL := os.environ.get("DATABASE_REPLICA_URL", ""):
+    DATABASES["replica"] = {
+        **dj_database_url.parse(
+            DATABASE_REPLICA_URL,
+            conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+            conn_health_checks=DATABASES["default"]["CONN_HEALTH_CHECKS"],
+        ),
+        "OPTIONS": {**DATABASES["default"].get("OPTIONS", {})},
+        "TEST": {"MIRROR": "default"},
+    }
+DATABASE_ROUTERS = ["common.db.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache, sessions ---------------------------------------------------------------------------
@@ -186,6 +204,15 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # -- Celery ------------------------------------------------------------------------------------
+# Two queues: `solver` for the tasks that run the solver for seconds (the post-mortems, the
+# clairvoyance test on request, certifying the daily deals), `celery` for the rest (the boards, the
+# reviews, mail, packing logs). A worker without -Q takes both (make stack, CI); at scale, workers
+# of their own for each (docker-compose.yml: worker and solver), so that a burst of post-mortems
+# never delays a board.
+SOLVER_TASKS = ("games.game_postmortem", "games.clairvoyance_check", "games.daily_deals_prepare")
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("solver"))
+CELERY_TASK_ROUTES = {name: {"queue": "solver"} for name in SOLVER_TASKS}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL

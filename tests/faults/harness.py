@@ -54,9 +54,9 @@ def wait_until(check: Any, seconds: float, what: str, interval: float = 0.25) ->
 class PrivatePostgres:
     """A throw-away PostgreSQL cluster (initdb) on a free port, run as the postgres user."""
 
-    def __init__(self, base: Path) -> None:
+    def __init__(self, base: Path, name: str = "pg") -> None:
         self.bin = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(re.findall(r"\d+", p)[0]))[-1])
-        self.dir = base / "pg"
+        self.dir = base / name
         self.port = free_port()
         self.url = f"postgres://postgres@127.0.0.1:{self.port}/yukon"
 
@@ -78,6 +78,19 @@ class PrivatePostgres:
             capture_output=True,
             timeout=60,
         )
+
+    def standby(self, base: Path) -> PrivatePostgres:
+        """A streaming replica of this cluster (pg_basebackup), started, read-only."""
+        replica = PrivatePostgres(base, "pg-replica")
+        replica.dir.mkdir(mode=0o700)
+        if os.geteuid() == 0:
+            shutil.chown(replica.dir, "postgres", "postgres")
+        self._run(
+            "pg_basebackup", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+            "-D", str(replica.dir), "-R", "-X", "stream", "--no-sync",
+        )  # fmt: skip
+        replica.start()
+        return replica
 
     def start(self) -> None:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir}"
@@ -202,14 +215,16 @@ class Stack:
         assert out.returncode == 0, out.stdout + out.stderr
         return out.stdout
 
-    def start(self, name: str) -> None:
+    def start(self, name: str, *, alias: str | None = None, env: dict[str, str] | None = None) -> None:
+        """Start the Procfile's process ``name`` (a second one of a kind under ``alias``, with
+        ``env`` on top of the stack's environment)."""
         command = self.commands[name].replace("var/celerybeat-schedule", str(self.var / "celerybeat-schedule"))
-        self.processes[name] = subprocess.Popen(
+        self.processes[alias or name] = subprocess.Popen(
             ["bash", "-c", f"exec {command}"],
             cwd=ROOT,
-            env=self.env,
+            env={**self.env, **(env or {})},
             start_new_session=True,
-            stdout=open(self.logs / f"{name}.log", "ab"),
+            stdout=open(self.logs / f"{alias or name}.log", "ab"),
             stderr=subprocess.STDOUT,  # noqa: SIM115
         )
 
