@@ -24,15 +24,23 @@ player), p50/p95/p99 latency of the move and undo requests and the error count:
   that never pause, latency is only players / throughput (Little's law), so latency is measured
   at that pace.
 
+Then the players a machine holds (``--step-seconds``; 0: not measured): players who each move
+once every 2 s, as a person plays, stepped up by ``--step-by`` from ``--step-from`` until the p99
+of their moves passes 100 ms (or a move fails); it prints "players per machine at one move every
+2 s with p99 < 100 ms", the last step that held (issue 34's goal: 600 on this 2-core machine
+with PostgreSQL and Redis on it). Players beyond those signed up share their accounts (a few
+players each), which costs the server nothing a new account would not.
+
 Each phase also prints the CPU that each kind of process used (from /proc, so on this machine
-only, and the CPU of a process that ended during the phase is missing). Run it on an otherwise
-quiet machine.
+only, and the CPU of a process that ended during the phase is missing), and the machine's load
+average. Run it on an otherwise quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -490,6 +498,40 @@ async def run(args: argparse.Namespace, url: str) -> None:
             *paced,
             counts,
         )
+    if args.step_seconds > 0:
+        await players_per_machine(players, url, args)
+
+
+HUMAN_INTERVAL = 2.0  # seconds between two moves of a player
+P99_LIMIT = 0.100  # seconds
+
+
+async def players_per_machine(players: list[Player], url: str, args: argparse.Namespace) -> int:
+    """Step the number of players (each moving every 2 s) up until the p99 passes 100 ms; prints
+    and returns the last number that held."""
+    held = 0
+    size = args.step_from
+    while size <= args.step_max:
+        crowd = [
+            Player(10_000 + n, base.kind, dict(base.cookies), base.token)
+            for n, base in zip(range(size), itertools.cycle(players), strict=False)
+        ]
+        tally, elapsed = await phase(crowd, url, args.step_seconds, HUMAN_INTERVAL, args.force_close)
+        moves = [took for kind in KINDS for took in tally.latencies[kind]]
+        p99 = statistics.quantiles(moves, n=100)[98] if len(moves) >= 100 else float("inf")
+        errors = sum(tally.errors.values())
+        load = os.getloadavg()[0]
+        print(
+            f"loadtest:   {size:5d} players, one move every 2 s: {len(moves) / elapsed:6.0f} moves/s, "
+            f"p99 {p99 * 1000:7.1f} ms, {errors} errors, load average {load:.1f}",
+            flush=True,
+        )
+        if p99 >= P99_LIMIT or errors:
+            break
+        held = size
+        size += args.step_by
+    print(f"loadtest: players per machine at one move every 2 s with p99 < 100 ms: {held} (goal >= 600)")
+    return held
 
 
 def main() -> None:
@@ -506,6 +548,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, help="of the stack it starts (default: a free one)")
     parser.add_argument("--web-workers", type=int, help="web processes of the stack it starts")
     parser.add_argument("--force-close", action="store_true", help="a new connection per request")
+    parser.add_argument("--step-seconds", type=float, default=20, help="of each step of players (0: no steps)")
+    parser.add_argument("--step-from", type=int, default=100, help="players of the first step")
+    parser.add_argument("--step-by", type=int, default=50, help="players added at each step")
+    parser.add_argument("--step-max", type=int, default=1500, help="players of the last step tried")
     args = parser.parse_args()
     stack = None
     url = args.url

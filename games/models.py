@@ -107,6 +107,12 @@ class Game(models.Model):
             # Not on ``moves``: a column of an index changes on every move, and then no move's
             # update is HOT (every index of the table gets an entry per move; bench/storage_bench.py).
             models.Index(fields=["daily", "time_ms"], condition=Q(ranked=True, status="won"), name="game_ranked_board"),
+            # The day's wins under review (stats.standing's count): a few rows, not the day's million.
+            models.Index(
+                fields=["daily"],
+                condition=Q(ranked=True, status="won", review__in=["pending", "held"]),
+                name="game_under_review",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

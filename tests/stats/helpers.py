@@ -12,6 +12,7 @@ from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
 from games.models import DailyDeal, Game, MoveLog, StatusChoices
 from games.solver import solve
+from stats import standing
 from stats.models import DailyResult
 from tests import factories
 
@@ -113,8 +114,9 @@ def won_ranked_game(
 
 
 def result_for(game: Game, *, verified: bool = True) -> DailyResult:
-    """A board result of the counted game, as the board's task writes it (replayed: ``verified``)."""
-    return DailyResult.objects.create(
+    """A board result of the counted game, as the board's task writes it (replayed: ``verified``),
+    with the day's histograms (:mod:`stats.standing`) that count it."""
+    result = DailyResult.objects.create(
         verified=verified,
         day=game.daily,
         user=game.owner,
@@ -124,3 +126,5 @@ def result_for(game: Game, *, verified: bool = True) -> DailyResult:
         score=game.score,
         finished_at=game.finished_at,
     )
+    standing.standing_record(game_id=game.pk)
+    return result

@@ -268,3 +268,24 @@ def test_a_win_whose_task_was_lost_reaches_the_bests_through_the_repair_task(pla
     PersonalBest.objects.all().delete()
     tasks.personal_bests_repair.delay()
     assert not PersonalBest.objects.exists(), "only recent wins are looked at"
+
+
+def test_a_rank_below_the_shown_board_is_every_result_ahead_across_buckets_and_ties(today):
+    # Beyond the board's lines the player's rank comes from the time histogram's faster buckets
+    # and a count within its own bucket (5 s): the same rank as counting everyone ahead.
+    deal(today)
+    me = factories.user(username="Latecomer")
+    mine = result_for(won_ranked_game(owner=me, day=today, time_ms=123_400, moves=120))
+    times = [61_000, 64_999, 65_000, 90_000, 120_000, 123_399, 123_400, 123_400, 123_401, 124_999, 125_000, 500_000]
+    moves = [100, 100, 100, 100, 100, 130, 119, 121, 90, 100, 100, 100]
+    for n, (time_ms, count) in enumerate(zip(times, moves, strict=True)):
+        result_for(won_ranked_game(owner=factories.user(username=f"rival{n}"), day=today, time_ms=time_ms, moves=count))
+    expected = 1 + sum(
+        (result.time_ms, result.moves, result.finished_at) < (mine.time_ms, mine.moves, mine.finished_at)
+        for result in DailyResult.objects.filter(day=today)
+    )
+
+    board = selectors.daily_board(day=today, user=me, limit=3)
+
+    assert expected == 8  # six faster, and a tie on time with fewer moves
+    assert board.me is not None and board.me.rank == expected
