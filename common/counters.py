@@ -1,11 +1,11 @@
 """Counters that expire, in the default cache's namespace: what the rate limits count with.
 
 On Redis each counter is an ``INCR`` with ``EXPIRE ... NX`` (its lifetime set by the first count
-only), several counters pipelined in one round trip, through redis-py's own client
-(:func:`common.dependencies.redis_client`). The names are the cache's (``cache.make_key``: its
-prefix and version), and the values plain integers as Django's Redis cache stores them, so the
-cache's ``decr`` and ``delete`` work on them too. On the in-process cache of the embedded defaults
-they are the cache's ``add`` and ``incr``.
+only), several counters pipelined in one round trip, through the cache's own client
+(:attr:`common.cache.RedisCache.redis`, the process's one). The names are the cache's
+(``cache.make_key``: its prefix and version), and the values plain integers as the cache stores
+them, so the cache's ``decr`` and ``delete`` work on them too. On the in-process cache of the
+embedded defaults they are the cache's ``add`` and ``incr``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
-from django.core.cache.backends.redis import RedisCache
 
-from .dependencies import redis_client
+from .cache import RedisCache
 
 
 def add_one(counters: Sequence[tuple[str, int]]) -> list[int]:
@@ -26,7 +25,7 @@ def add_one(counters: Sequence[tuple[str, int]]) -> list[int]:
     cache = caches[DEFAULT_CACHE_ALIAS]
     if not isinstance(cache, RedisCache):
         return [_add_one_here(name, seconds) for name, seconds in counters]
-    pipe = redis_client().pipeline(transaction=False)
+    pipe = cache.redis.pipeline(transaction=False)
     for name, seconds in counters:
         key = cache.make_key(name)
         pipe.incr(key)

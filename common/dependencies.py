@@ -35,6 +35,14 @@ def is_dependency_error(exc: BaseException | None) -> bool:
     return False
 
 
+def redis_client(url: str | None = None) -> redis.Redis:
+    """The process's one client of the Redis at ``url`` (``REDIS_URL`` unless given): the cache
+    (:mod:`common.cache`, and through it the rate limits' counters), the readiness check and the
+    metrics share it. redis-py's client is thread-safe: its pool lends each call a connection.
+    Its calls give up after 2 s (then 503, as for the database)."""
+    return _client_of(settings.REDIS_URL if url is None else url)
+
+
 @cache
-def redis_client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+def _client_of(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)

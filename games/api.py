@@ -20,11 +20,10 @@ from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
 from common.throttles import limits
 from games.engine import BadCode, GameCode, Rule
-from games.engine import Game as EngineGame
 
 from . import selectors, services
 from .competition.links import Origin
-from .idempotency import IDEMPOTENCY_PARAMETER, IdempotentApi
+from .idempotency import IDEMPOTENCY_PARAMETER, answer_once
 from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
@@ -52,15 +51,15 @@ def player_of(request: Request | HttpRequest, *, start_session: bool = False) ->
     return Player(session_key=session.session_key)
 
 
-def state_of(*, game: Game, now: datetime, engine: EngineGame | None = None) -> dict[str, Any]:
+def state_of(*, game: Game, now: datetime) -> dict[str, Any]:
     """The state answer of ``game`` at ``now``."""
     length = selectors.daily_solution_length(game=game, now=now)
-    return game_state(game=game, now=now, engine=engine, solution_length=length)
+    return game_state(game=game, now=now, solution_length=length)
 
 
-def _state_response(outcome: services.MoveOutcome) -> Response:
-    """The state answer of an accepted move or undo."""
-    return Response(state_of(game=outcome.game, now=outcome.at, engine=outcome.engine))
+def outcome_state(outcome: services.MoveOutcome) -> dict[str, Any]:
+    """The state answer of an accepted move or undo, from what the outcome carries (no query)."""
+    return game_state(game=outcome.game, now=outcome.at, engine=outcome.engine, solution_length=outcome.solution_length)
 
 
 class GameListCreateApi(ApiView, GenericAPIView):
@@ -135,7 +134,7 @@ class GameDetailApi(ApiView):
         return Response(state_of(game=game, now=timezone.now()))
 
 
-class GameMovesApi(IdempotentApi, ApiView, GenericAPIView):
+class GameMovesApi(ApiView, GenericAPIView):
     pagination_class = LongPagePagination
 
     rate_limits = {"POST": limits("moves", "moves_ip")}
@@ -160,15 +159,14 @@ class GameMovesApi(IdempotentApi, ApiView, GenericAPIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         move, seq = move_play_input(request.data)
         player = player_of(request)
-        return self.respond_once(
-            request,
-            game_id=game_id,
-            player=player,
-            respond=lambda: _state_response(services.game_play(game_id=game_id, player=player, move=move, seq=seq)),
-        )
+        with answer_once(request, game_id=game_id, player=player) as answer:
+            if answer.response is None:  # no answer kept for the key: play the move
+                outcome = services.game_play(game_id=game_id, player=player, move=move, seq=seq)
+                answer.response = Response(outcome_state(outcome))
+        return answer.response
 
 
-class GameUndoApi(IdempotentApi, ApiView):
+class GameUndoApi(ApiView):
     rate_limits = {"POST": limits("moves", "moves_ip")}
 
     @extend_schema(
@@ -179,11 +177,10 @@ class GameUndoApi(IdempotentApi, ApiView):
         responses={200: GameStateSerializer, **error_responses(400, 404, 409, 422, 429)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
-        player = player_of(request)
         seq = seq_input(request.data)
-        return self.respond_once(
-            request,
-            game_id=game_id,
-            player=player,
-            respond=lambda: _state_response(services.game_undo(game_id=game_id, player=player, seq=seq)),
-        )
+        player = player_of(request)
+        with answer_once(request, game_id=game_id, player=player) as answer:
+            if answer.response is None:  # no answer kept for the key: undo the move
+                outcome = services.game_undo(game_id=game_id, player=player, seq=seq)
+                answer.response = Response(outcome_state(outcome))
+        return answer.response

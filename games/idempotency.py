@@ -1,7 +1,9 @@
 """The ``Idempotency-Key`` of moves and undos, at the API's edge: a retry gets the first answer.
 
-The services know nothing of it. :class:`IdempotentApi` looks the key up first; a key it has not
-seen yet lets the view answer, inside one transaction with the answer kept for the key
+The services know nothing of it. A view holds its change in ``with answer_once(...) as answer:``,
+which looks the key up first: for a key the player has used already, ``answer.response`` is the
+answer kept for it, and the view changes nothing. Otherwise the view makes its change and sets
+``answer.response``, inside one transaction with the answer kept for the key
 (:class:`~games.models.IdempotencyRecord`): the move and its kept answer are committed together or
 not at all. Two requests with one key at the same moment (a retry that overtakes the first
 attempt, or the key sent to two games): the record's unique key lets one commit, and the other
@@ -14,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -30,7 +34,7 @@ from . import selectors, store
 from .models import IdempotencyRecord
 from .players import Player
 
-__all__ = ["IDEMPOTENCY_PARAMETER", "IdempotentApi"]
+__all__ = ["IDEMPOTENCY_PARAMETER", "Answer", "answer_once"]
 
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 #: The statuses of the refusals that are kept for their key, as an accepted answer is.
@@ -47,47 +51,57 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
-class IdempotentApi:
-    # Mixed into a view whose changes to a game take an optional ``Idempotency-Key``. (A comment,
-    # not a docstring: drf-spectacular would show a docstring on every operation of the view.)
+@dataclass(slots=True)
+class Answer:
+    """The answer to a request that may carry an ``Idempotency-Key``: the kept one of a retry (set
+    before the view's change, which then does nothing), else the one the view sets."""
 
-    def respond_once(
-        self, request: Request, *, game_id: UUID, player: Player, respond: Callable[[], Response]
-    ) -> Response:
-        """``respond()``'s answer, or, for a key ``player`` has used already, the answer kept for it.
+    response: Response | None = None
 
-        Called once the view has read the request's body (a malformed body is refused first,
-        whatever its key). The same key with another request is 422 ``idempotency_conflict``, but a
-        game that is not the player's is 404 first, as without a key.
-        """
-        key = request.headers.get("Idempotency-Key")
-        if key is None:
-            return respond()
-        if not _KEY.fullmatch(key):
-            raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
-        fingerprint = _fingerprint(request)
-        record = store.answer_read(scope=player.scope, key=key)
-        if record is not None:
-            if record.fingerprint != fingerprint:
-                selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
-            return _replay(record, fingerprint=fingerprint)
-        kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
+
+@contextmanager
+def answer_once(request: Request, *, game_id: UUID, player: Player) -> Iterator[Answer]:
+    """Hold a view's change to ``player``'s game ``game_id``, made only if ``answer.response`` is
+    not set on entry (a retry's kept answer), and keep the answer it sets for the request's key.
+
+    Entered once the view has read the request's body (a malformed body is refused first,
+    whatever its key). The same key with another request is 422 ``idempotency_conflict``, but a
+    game that is not the player's is 404 first, as without a key.
+    """
+    key = request.headers.get("Idempotency-Key")
+    answer = Answer()
+    if key is None:
+        yield answer
+        return
+    if not _KEY.fullmatch(key):
+        raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
+    fingerprint = _fingerprint(request)
+    record = store.answer_read(scope=player.scope, key=key)
+    if record is not None:
+        if record.fingerprint != fingerprint:
+            selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
+        answer.response = _replay(record, fingerprint=fingerprint)
+        yield answer
+        return
+    kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
+    try:
+        with transaction.atomic():
+            yield answer
+            if answer.response is None:
+                raise RuntimeError("the view set no answer")
+            _record_save(kept, status=answer.response.status_code, body=answer.response.data)
+    except ApplicationError as error:
+        if error.status not in KEPT_REFUSALS:
+            raise
         try:
             with transaction.atomic():
-                response = respond()
-                _record_save(kept, status=response.status_code, body=response.data)
-        except ApplicationError as error:
-            if error.status not in KEPT_REFUSALS:
-                raise
-            try:
-                with transaction.atomic():
-                    _record_save(kept, status=error.status, body=error.payload())
-            except IntegrityError:
-                return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
-            raise
-        except IntegrityError as error:
-            return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
-        return response
+                _record_save(kept, status=error.status, body=error.payload())
+        except IntegrityError:
+            answer.response = _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
+            return
+        raise
+    except IntegrityError as error:
+        answer.response = _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
 
 
 def _fingerprint(request: Request) -> str:

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from games.engine import Game as EngineGame
+from games.engine import Move
 
 from .competition import attempt, clock
 from .lifecycle import removal_at
@@ -109,11 +110,20 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
+def move_fields(move: Move | None) -> dict[str, str | None]:
+    """A logged move's JSON form beside its text (the pages read these, never the text): ``from``,
+    ``card`` (null: the last card of ``from``) and ``to`` as in a move's body; all null for an undo."""
+    if move is None:
+        return {"from": None, "card": None, "to": None}
+    return {"card": None, **move.to_json()}
+
+
 def move_log_entry(entry: LogEntry) -> dict[str, Any]:
     """One entry of the move log: only cards that are face up (a flipped card was turned up)."""
     return {
         "seq": entry.seq,
         "move": entry.move,
+        **move_fields(None if entry.move == "undo" else Move.parse(entry.move)),
         "points": entry.points,
         "flipped": entry.flipped or None,
         "at": entry.at.isoformat(),

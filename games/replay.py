@@ -11,7 +11,7 @@ game of a day that is over (the admin's review queue links to them). Anyone else
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, cast
 from uuid import UUID
 
 from django.core.cache import cache
@@ -19,7 +19,7 @@ from django.db.models import Q
 
 from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
-from games.engine import CARD_NAMES, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, card_of, replay
+from games.engine import CARD_NAMES, FOUNDATION, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of, replay
 from games.engine import Game as EngineGame
 
 from .competition import clock
@@ -108,6 +108,18 @@ def _postmortem_body(row: GamePostMortem | None) -> dict[str, Any] | None:
     }
 
 
+def _moved_card(move: Move | None, before: dict[str, Any]) -> str | None:
+    """The card a move took (the bottom card of its group), read from the position before it as
+    its player saw it (always face up); None for an undo."""
+    if move is None:
+        return None
+    if move.card is not None:
+        return CARD_NAMES[move.card]
+    if move.src >= FOUNDATION:
+        return cast(str, before["foundations"][SUITS[move.src - FOUNDATION]])
+    return cast(str, before["tableau"][move.src][-1])
+
+
 def _ask_postmortem(game: Game, now: datetime, last_move_at: datetime | None) -> bool:
     """Ask the task for a missing (or outdated) post-mortem of a finished game, at most once in
     ten minutes per game; never solved here. Returns whether one is on its way."""
@@ -128,23 +140,29 @@ def postmortem_dispatch(game_id: str) -> None:
 
 def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     """The replay answer: the deal's position, then one step per logged move."""
-    from .presenters import public_code
+    from .presenters import move_fields, public_code
 
     try:
         entries = log_read(game)
         engine = EngineGame.from_code(game.code)
         start = _seen(engine)
-        steps = [
-            {
-                "seq": entry.seq,
-                "move": entry.move,
-                "points": entry.points,
-                "flipped": entry.flipped or None,
-                "at": entry.at,
-                **_seen(step.game),
-            }
-            for step, entry in zip(replay(engine, [entry.move for entry in entries]), entries, strict=False)
-        ]
+        steps = []
+        before = start
+        for step, entry in zip(replay(engine, [entry.move for entry in entries]), entries, strict=False):
+            seen = _seen(step.game)
+            moved = {**move_fields(step.result.move), "card": _moved_card(step.result.move, before)}
+            steps.append(
+                {
+                    "seq": entry.seq,
+                    "move": entry.move,
+                    **moved,
+                    "points": entry.points,
+                    "flipped": entry.flipped or None,
+                    "at": entry.at,
+                    **seen,
+                }
+            )
+            before = seen
     except (BadCode, BadMove, IllegalMove, ValueError):
         raise ApplicationError(ErrorCode.REPLAY_BROKEN) from None
     row = GamePostMortem.objects.filter(game=game).first()

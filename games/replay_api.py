@@ -16,6 +16,7 @@ from common.throttles import limits
 
 from .api import player_of
 from .replay import replay_body, replay_game
+from .serializers import FromFieldMixin
 
 
 class SeenPositionSerializer(serializers.Serializer):
@@ -27,9 +28,19 @@ class SeenPositionSerializer(serializers.Serializer):
     score = serializers.IntegerField()
 
 
-class ReplayStepSerializer(SeenPositionSerializer):
+class ReplayStepSerializer(FromFieldMixin, SeenPositionSerializer):
+    """One logged move or undo, with the move's fields, and the position after it."""
+
     seq = serializers.IntegerField(min_value=1, help_text="The move counter after this entry.")
     move = serializers.CharField(help_text="As logged: `t3:7H>t5`, `t2>f`, `fS>t4` or `undo`.")
+    from_ = serializers.CharField(
+        allow_null=True, help_text="The move's `from` (`t1`..`t7`, `fS`..`fC`); null for an undo."
+    )
+    card = serializers.CharField(
+        allow_null=True,
+        help_text="The card the move took (the bottom card of its group: always face up); null for an undo.",
+    )
+    to = serializers.CharField(allow_null=True, help_text="The move's `to` (`t1`..`t7` or `f`); null for an undo.")
     points = serializers.IntegerField()
     flipped = serializers.CharField(allow_null=True, help_text="The card this move turned face up.")
     at = serializers.DateTimeField()

@@ -43,7 +43,7 @@ class GameCodeField(serializers.CharField):
     """A game code such as `YU1-C-AAAAAAB` (checked by the view, 400 `bad_code`)."""
 
 
-class _FromFieldMixin:
+class FromFieldMixin:
     """``from`` is a Python keyword: the field is declared as ``from_`` and renamed here."""
 
     def get_fields(self) -> dict[str, serializers.Field]:
@@ -51,7 +51,7 @@ class _FromFieldMixin:
         return {("from" if name == "from_" else name): field for name, field in fields.items()}
 
 
-class MoveSerializer(_FromFieldMixin, serializers.Serializer):
+class MoveSerializer(FromFieldMixin, serializers.Serializer):
     """A move: ``{"from": "t3", "card": "7H", "to": "t5"}``."""
 
     from_ = SourceField(max_length=8, help_text="Source: a column `t1`..`t7` or a foundation `fS` `fH` `fD` `fC`.")
@@ -257,9 +257,18 @@ class GameSummarySerializer(serializers.Serializer):
     )
 
 
-class MoveLogEntrySerializer(serializers.Serializer):
+class MoveLogEntrySerializer(FromFieldMixin, serializers.Serializer):
+    """One logged move or undo: its text, and the move's fields as in a move's body."""
+
     seq = serializers.IntegerField(min_value=1, help_text="The move counter after this move.")
     move = serializers.CharField(help_text="The move as text, e.g. `t3:7H>t5`, `t1>f`, `fH>t2`, or `undo`.")
+    from_ = serializers.CharField(
+        allow_null=True, help_text="The move's `from`, as in a move's body (`t1`..`t7`, `fS`..`fC`); null for an undo."
+    )
+    card = serializers.CharField(
+        allow_null=True, help_text="The move's `card` as played; null: the last card of `from`."
+    )
+    to = serializers.CharField(allow_null=True, help_text="The move's `to` (`t1`..`t7` or `f`); null for an undo.")
     points = serializers.IntegerField()
     flipped = serializers.CharField(allow_null=True, help_text="The card this move turned face up, or null.")
     at = serializers.DateTimeField(help_text="Server time of the move.")

@@ -25,7 +25,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
-from . import history, store
+from . import history, selectors, store
 from .competition import attempt, clock, links
 from .competition.links import Origin
 from .daily import daily_deal_today
@@ -36,11 +36,13 @@ from .signals import game_won_send
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """An accepted move or undo: the game as written, its engine, and the time it was made."""
+    """An accepted move or undo: the game as written, its engine, the time it was made, and what
+    the answer shows beside them (the deal's solution length, :func:`games.selectors.daily_solution_length`)."""
 
     game: Game
     at: datetime
     engine: EngineGame
+    solution_length: int | None
 
 
 def game_start(
@@ -175,7 +177,8 @@ def _game_change(
             metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won)
             if engine.is_won:
                 _game_won_effects(game)
-            return MoveOutcome(game=game, at=now, engine=engine)
+            length = selectors.daily_solution_length(game=game, now=now)
+            return MoveOutcome(game=game, at=now, engine=engine, solution_length=length)
     # Other requests kept changing the game each time (not seen outside of a stress test).
     raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 

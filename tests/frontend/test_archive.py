@@ -12,8 +12,9 @@ import pytest
 from games.competition import clock
 from games.competition.clock import day_end
 from games.engine import Game as EngineGame
-from games.engine import GameCode
+from games.engine import GameCode, Move
 from games.models import DailyDeal, Game
+from games.presenters import move_fields
 from stats import tasks
 from tests import factories
 from tests.games.test_assist_api import V2_OF_AAAAAAB
@@ -220,11 +221,13 @@ def test_the_daily_page_shares_a_won_attempt_with_its_percentile_in_english(new_
 
 def test_the_progress_strip_counts_the_foundations_through_undos(page: Any) -> None:
     page.goto("/archive")
-    log = ["t1:AS>f", "t2:2S>f", "undo", "t3:5H>t4", "fS:AS>t5", "undo", "t2:2S>f"]
+    texts = ["t1:AS>f", "t2:2S>f", "undo", "t3:5H>t4", "fS:AS>t5", "undo", "t2:2S>f"]
+    # the entries as GET games/{id}/moves sends them: the move's fields beside its text
+    log = [{"move": text, **move_fields(None if text == "undo" else Move.parse(text))} for text in texts]
     counts = page.evaluate(
-        """async (moves) => {
+        """async (log) => {
             const share = await import('/static/frontend/share.js');
-            return share.foundationCounts(moves.map((move) => ({ move })));
+            return share.foundationCounts(log);
         }""",
         log,
     )

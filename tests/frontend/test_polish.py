@@ -229,8 +229,9 @@ def test_a_code_decides_the_rule_and_the_dialog_says_so_before_starting(page: An
     page.locator("input[name=rule][value=relaxed]").check()
     page.locator("#new-code").fill("YU1-C-AAAAAAC")
     assert page.locator("#new-error").is_hidden()
-    assert page.locator("#new-code-rule").text_content() == "Dieser Spielcode legt die Regel fest: Klassisch."
-    assert page.locator("input[name=rule][value=classic]").is_checked()
+    # Which rule is the server's to say (the page reads no code): the game's badge, once started.
+    assert page.locator("#new-code-rule").text_content() == "Der Spielcode legt die Regel fest."
+    assert page.locator("input[name=rule][value=classic]").is_disabled()
     assert page.locator("input[name=rule][value=relaxed]").is_disabled()
     screenshot(page, "new-dialog-code-rule", full_page=False)
     page.locator("#new-start").click()

@@ -135,6 +135,20 @@ def test_a_past_days_deal_practised_from_its_code_shows_the_solution_length_too(
     assert random_deal["solution_length"] is None
 
 
+def test_a_move_and_an_undo_answer_with_the_solution_length_their_outcome_carries(player):
+    """The move's answer is rendered from the service's outcome (issue 35, point 3), with a key
+    (inside the kept answer's transaction) or without."""
+    DailyDeal.objects.create(date=clock.today() - timedelta(days=1), code=V2_OF_AAAAAAB, solution_length=108)
+    state = player.post("/api/v1/games", {"code": V2_OF_AAAAAAB}).json()
+    url = f"/api/v1/games/{state['id']}"
+    moved = player.post(f"{url}/moves", {**state["legal_moves"][0], "seq": 0}, HTTP_IDEMPOTENCY_KEY="m1")
+    assert moved.status_code == 200 and moved.json()["solution_length"] == 108
+    undone = player.post(f"{url}/undo", {"seq": 1})
+    assert undone.status_code == 200 and undone.json()["solution_length"] == 108
+    retried = player.post(f"{url}/moves", {**state["legal_moves"][0], "seq": 0}, HTTP_IDEMPOTENCY_KEY="m1")
+    assert retried.json() == moved.json() and retried["Idempotent-Replayed"] == "true"
+
+
 def test_following_the_hints_never_comes_back_to_a_position(player):
     """The server hands the game's history (its move log, undos included) to the hint."""
     state = player.post("/api/v1/games", {"code": "YU1-C-EHEHGFC"}).json()

@@ -199,7 +199,9 @@ def test_the_move_log_lists_every_accepted_move_in_order(player, game):
         (1, "t7:TS>t2", 5, "8S"),
         (2, "undo", -5, None),
     ]
-    assert all(set(e) == {"seq", "move", "points", "flipped", "at"} for e in body["results"])
+    assert all(set(e) == {"seq", "move", "from", "card", "to", "points", "flipped", "at"} for e in body["results"])
+    # the move's fields beside its text, as in a move's body: the pages read these (issue 35, point 4)
+    assert [(e["from"], e["card"], e["to"]) for e in body["results"]] == [("t7", "TS", "t2"), (None, None, None)]
 
 
 def test_the_move_log_replays_to_the_stored_state(player, game):

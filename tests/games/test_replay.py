@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games import postmortem
 from games.competition import clock
-from games.engine import CARD_NAMES, HIDDEN
+from games.engine import CARD_NAMES, HIDDEN, Move
 from games.engine import Game as EngineGame
 from games.models import MoveLog
 from tests import factories
@@ -47,6 +47,13 @@ def test_no_face_down_card_appears_before_it_is_turned_up(player: Any, account: 
     assert sum(col.count(HIDDEN) for col in body["start"]["tableau"]) == 21
     assert [step["move"] for step in body["steps"]] == log
     for step in body["steps"]:
+        # The move's fields beside its text (issue 35, point 4): the card it took was face up.
+        if step["move"] == "undo":
+            assert (step["from"], step["card"], step["to"]) == (None, None, None)
+        else:
+            move = Move.parse(step["move"]).to_json()
+            assert (step["from"], step["to"]) == (move["from"], move["to"])
+            assert step["card"] in seen and step["card"] == move.get("card", step["card"])
         if step["flipped"]:
             seen.add(step["flipped"])
         # Every card shown was face up at the deal or turned up by a move so far (and stays known

@@ -5,17 +5,25 @@ import test from "node:test";
 
 import { foundationCounts, progressStrip, shareText, topPercent } from "../../frontend/static/frontend/share.js";
 
-const log = (...moves) => moves.map((move, i) => ({ seq: i + 1, move }));
+// Log entries as GET games/{id}/moves sends them: the move's fields beside its text (null for an undo).
+const UNDO = { move: "undo", from: null, card: null, to: null };
+const move = (from, to, card = null) => ({ move: `${from}${card ? `:${card}` : ""}>${to}`, from, card, to });
+const log = (...entries) => entries.map((entry, i) => ({ seq: i + 1, ...entry }));
 
 test("a card onto a foundation counts one, a take-back takes one off, an undo reverses the move it undoes", () => {
-  const counts = foundationCounts(log("t1>f", "t3:7H>t5", "t2>f", "fS>t4", "undo", "undo", "t6>f"));
+  const counts = foundationCounts(log(move("t1", "f"), move("t3", "t5", "7H"), move("t2", "f"), move("fS", "t4"), UNDO, UNDO, move("t6", "f")));
   assert.deepEqual(counts, [1, 1, 2, 1, 2, 1, 2]);
 });
 
+test("the count reads the move's fields, not its text", () => {
+  // A text that says otherwise changes nothing: the page keeps no grammar of the move text.
+  assert.deepEqual(foundationCounts(log({ ...move("t1", "f"), move: "t1>t2" }, { ...move("fH", "t2"), move: "t3>f" })), [1, 0]);
+});
+
 test("the strip has five squares by how full the foundations were at the end of each fifth", () => {
-  const won = log(...Array(52).fill("t1>f"));
+  const won = log(...Array(52).fill(move("t1", "f")));
   assert.equal(progressStrip(won), "⬜🟨🟧🟦🟩"); // 11, 21, 32, 42, 52 cards
-  assert.equal(progressStrip(log("t1>f", "t2>f")), "⬜⬜⬜⬜⬜");
+  assert.equal(progressStrip(log(move("t1", "f"), move("t2", "f"))), "⬜⬜⬜⬜⬜");
   assert.equal(progressStrip([]), "");
 });
 

@@ -20,7 +20,7 @@ def test_clear_cache_forgets_every_entry_and_keeps_the_broker_queues() -> None:
     cache.set_many(dict.fromkeys(names, "cached"), 60)
     broker_key = f"celery-like:{uuid.uuid4().hex}"  # no cache prefix, as Celery's keys
     backend = caches["default"]
-    client = backend._cache.get_client(write=True) if isinstance(backend, RedisCache) else None
+    client = backend.redis if isinstance(backend, RedisCache) else None
     if client is not None:
         client.rpush(broker_key, b"a queued task")
 

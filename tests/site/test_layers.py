@@ -28,9 +28,12 @@ from django.utils import timezone
 
 from games import presenters, selectors, signals
 from games import tasks as games_tasks
+from games.api import outcome_state
 from games.competition import clock
+from games.engine import Game as EngineGame
 from games.models import DailyDeal, Game
 from games.movelog import LogEntry
+from games.services import MoveOutcome
 from stats import tasks as stats_tasks
 from tests import factories
 
@@ -187,11 +190,14 @@ def test_presenters_render_a_past_daily_game_without_a_query(django_assert_num_q
     entry = LogEntry(seq=1, move="t1>f", points=10, flipped="", at=timezone.now())
     now = timezone.now()
     length = selectors.daily_solution_length(game=game, now=now)
+    outcome = MoveOutcome(game=game, at=now, engine=EngineGame.from_state(game.state), solution_length=length)
     with django_assert_num_queries(0):
         state = presenters.game_state(game=game, now=now, solution_length=length)
         summary = presenters.game_summary(game=game, now=now)
         presenters.move_log_entry(entry)
+        moved = outcome_state(outcome)  # a move's answer, inside its key's transaction: from the outcome
     assert state["solution_length"] == 97 and state["code"] == summary["code"] == "YU1-C-AAAAAAB"
+    assert moved == state
 
 
 def test_rate_limits_are_declared_once_per_operation_not_computed_by_each_view() -> None:

@@ -18,7 +18,6 @@ from django.test import Client
 from pythonjsonlogger.json import JsonFormatter
 from rest_framework.test import APIClient
 
-from common.dependencies import redis_client
 from common.observability import RequestIdFilter
 from games.competition import clock
 from games.models import DailyDeal, Game
@@ -33,9 +32,6 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 def dead_redis(settings: Any) -> None:
     settings.REDIS_URL = DEAD_REDIS
     settings.CACHES = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": DEAD_REDIS}}
-    redis_client.cache_clear()
-    yield
-    redis_client.cache_clear()
 
 
 def test_healthz_answers_without_touching_dependencies(client: Client) -> None:

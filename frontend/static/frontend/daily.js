@@ -12,6 +12,7 @@ import { CLOSE_WARNING_MS } from "./gamebar.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 import { showShare } from "./share.js";
 import { liveCounts, renderStanding } from "./standing.js";
+import { createStore } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -36,11 +37,11 @@ function reviewText({ review, held_for: heldFor, review_by: reviewBy }) {
   return REVIEW_TEXT[review] ? t(REVIEW_TEXT[review]) : null;
 }
 
-let today = null; // GET daily's answer
-let receivedAt = 0; // when it came (performance.now()): closes_in_ms counts from there
+// The day as the server last told it (GET daily's answer) and when it came (closes_in_ms counts
+// from there); null before it loads and once its close has passed (the next day loads then). The
+// game on the table is the table's own store (table.state).
+const day = createStore();
 let retryTimer = 0;
-let dayOver = false; // the close passed while the page was open: load the new day once
-let playing = false; // a game is on the table
 
 const table = new GameTable({ settings, onWin: (state) => won(state) });
 bindSettings(settings);
@@ -70,8 +71,9 @@ function dayBefore(iso) {
 
 /** Milliseconds until today's deal closes (00:00 UTC by the server's clock), or null. */
 function closesIn() {
+  const today = day.state;
   if (!today || today.closes_in_ms == null) return null;
-  return today.closes_in_ms - (performance.now() - receivedAt);
+  return today.closes_in_ms - (performance.now() - day.receivedAt);
 }
 
 // -- this browser's memory: the last game of each day's deal (to continue a practice game) ------
@@ -98,22 +100,21 @@ async function load() {
   clearTimeout(retryTimer);
   const user = await userReady;
   try {
-    today = await daily.today();
-    receivedAt = performance.now();
-    dayOver = false;
+    day.set(await daily.today());
   } catch (err) {
     if (notReady(err)) return preparing(err);
     setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
     return;
   }
   setStatus("");
+  const today = day.state;
   $("daily-date").textContent = t("daily.date", { date: formatDate(today.date) });
   $("daily-played").textContent = tn("daily.players", today.played);
   $("daily-board").href = `/leaderboards?date=${today.date}`;
   tickCloses();
   showBoard(today.date);
   whereYouStand(today.date);
-  if (user) await standing(today.attempt);
+  if (user) await standing(today.attempt, today.date);
   else await guestView();
 }
 
@@ -130,8 +131,8 @@ function tickCloses() {
   const left = closesIn();
   const counting = left !== null && left > 0;
   line("daily-closes", counting ? t("daily.closes", { time: formatTime(roundUp(left)) }) : "");
-  if (left !== null && !counting && !dayOver && !playing) {
-    dayOver = true; // a new day, a new deal (which may still be being prepared)
+  if (left !== null && !counting && !table.state) {
+    day.set(null); // a new day, a new deal (which may still be being prepared): load it once
     setTimeout(load, 2000);
   }
 }
@@ -176,14 +177,14 @@ async function whereYouStand(date, { dialog = null } = {}) {
   } catch (err) {
     return null; // the line keeps GET daily's count of players
   }
-  if (today && date === today.date) $("daily-played").textContent = liveCounts(found);
+  if (day.state && date === day.state.date) $("daily-played").textContent = liveCounts(found);
   renderStanding($("daily-standing"), found);
   if (dialog) renderStanding(dialog, found);
   return found;
 }
 
 setInterval(() => {
-  if (today && !document.hidden && !dayOver) whereYouStand(today.date);
+  if (day.state && !document.hidden) whereYouStand(day.state.date);
 }, LIVE_MS);
 
 // -- a guest: the board, a sign-up prompt, yesterday's deal to practise --------------------------
@@ -194,7 +195,7 @@ async function guestView() {
   try {
     // The newest past day, from the archive: a site's first day has none (an empty page, no 404).
     const [past] = (await daily.archive(1, { size: 1 })).results;
-    if (past && past.date === dayBefore(today.date) && past.code) {
+    if (past && day.state && past.date === dayBefore(day.state.date) && past.code) {
       $("daily-past").href = `/?code=${encodeURIComponent(past.code)}`;
       $("daily-past").hidden = false;
     }
@@ -211,7 +212,7 @@ function offer(text, action) {
   button.hidden = false;
 }
 
-async function standing(attempt) {
+async function standing(attempt, date) {
   $("daily-guest").hidden = true;
   if (!attempt) {
     line("daily-note", t("daily.attempt.none"));
@@ -228,25 +229,25 @@ async function standing(attempt) {
     // "Your rank: 1 of 3. Won in 3:05 with 90 moves." (a sentence of its own after the rank)
     const withFigures = (text) => (figures ? `${/[.!?…]$/.test(text) ? text : `${text}.`} ${figures}` : text);
     setStatus(withFigures(reviewText(attempt) || t("daily.review.pending")));
-    rankedResult({ id: attempt.game, answer: attempt, date: today.date }).then(async (text) => {
+    rankedResult({ id: attempt.game, answer: attempt, date }).then(async (text) => {
       setStatus(withFigures(text));
-      const found = await whereYouStand(today.date); // again: the result is on the board now
+      const found = await whereYouStand(date); // again: the result is on the board now
       if (!REJECTED.has(attempt.review)) {
-        showShare($("daily-share"), { gameId: attempt.game, date: today.date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found, heldFor: attempt.held_for });
+        showShare($("daily-share"), { gameId: attempt.game, date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found, heldFor: attempt.held_for });
       }
     });
-    await offerPractice(attempt.game);
+    await offerPractice(attempt.game, date);
   }
 }
 
 /** After the ranked attempt: continue this browser's practice game of today, or start one. */
-async function offerPractice(attemptId) {
+async function offerPractice(attemptId, date) {
   line("daily-note", t("daily.practice"));
-  const id = saved(today.date);
+  const id = saved(date);
   if (id && id !== attemptId) {
     try {
       const state = await games.get(id);
-      if (state.status === "playing" && state.daily === today.date) {
+      if (state.status === "playing" && state.daily === date) {
         offer(t("daily.continue"), () => reveal(state));
         return;
       }
@@ -300,7 +301,6 @@ async function open(id) {
 }
 
 function reveal(state) {
-  playing = true;
   $("main").classList.add("playing"); // on a phone the board comes first
   $("daily-intro").classList.add("compact");
   $("game-area").hidden = false;
@@ -333,7 +333,7 @@ async function rankedResult({ id, answer, date }) {
 }
 
 async function won(state) {
-  const date = state.daily || (today && today.date);
+  const date = state.daily || (day.state && day.state.date);
   const counted = state.ranked && !state.closed;
   const first = counted ? reviewText(state) || t("daily.review.pending") : t("daily.unranked");
   setStatus(first);

@@ -9,10 +9,6 @@ function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
 }
 
-// The rule letter of a game code (docs/codes.md: YU1-C-…, YU2-R-…): the code decides the rule.
-const CODE_RULE = /^\s*yu[12]\s*-\s*([cr])\b/i;
-const CODE_SHAPE = /^\s*yu[12]\s*-/i;
-
 /** Asks before a game in progress is left: it stays resumable in My games. */
 function confirmLeave(state) {
   const dialog = $("confirm-dialog");
@@ -27,8 +23,9 @@ function confirmLeave(state) {
 }
 
 /** The new game dialog: Klassisch (default) or Gelockert, or a game code (which decides the
- *  rule: the dialog says so and shows that rule before starting). `current()` is the game on the
- *  table: one in progress is left only after a confirmation. */
+ *  rule: the dialog says so, and the game's state shows which). Whether a code is one is the
+ *  server's answer (400 bad_code, shown as the error): the page knows no code grammar. `current()`
+ *  is the game on the table: one in progress is left only after a confirmation. */
 export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   const dialog = $("new-dialog");
   const form = dialog.querySelector("form");
@@ -36,14 +33,10 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   const codeRule = $("new-code-rule");
   const radios = [...form.elements.rule];
   const showCodeRule = () => {
-    const code = form.elements.code.value;
-    const match = code.match(CODE_RULE);
-    const rule = match ? (match[1].toLowerCase() === "r" ? "relaxed" : "classic") : null;
-    if (rule) form.elements.rule.value = rule;
-    for (const radio of radios) radio.disabled = Boolean(code.trim());
-    if (rule) codeRule.textContent = t("new.code.rule", { rule: t(`rule.${rule}`) });
-    else codeRule.textContent = code.trim() && !CODE_SHAPE.test(code) && code.trim().length >= 6 ? t("new.code.invalid") : "";
-    codeRule.hidden = !codeRule.textContent;
+    const code = form.elements.code.value.trim();
+    for (const radio of radios) radio.disabled = Boolean(code);
+    codeRule.textContent = code ? t("new.code.rule") : "";
+    codeRule.hidden = !code;
   };
   form.elements.code.addEventListener("input", () => {
     error.hidden = true;

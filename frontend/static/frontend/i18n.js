@@ -87,8 +87,7 @@ const STRINGS = {
   "lost.game": pgettext("lost.game", "This game does not exist (any more), or it belongs to another account."),
   "lost.code": pgettext("lost.code", "No game can be started with this game code: {detail}"),
   "lost.gone": pgettext("lost.gone", "This game no longer exists (it was replaced by a new one before its first move)."),
-  "new.code.rule": pgettext("new.code.rule", "This game code decides the rule: {rule}."),
-  "new.code.invalid": pgettext("new.code.invalid", "That is not what a game code looks like: expected e.g. YU1-C-AAAAAAB."),
+  "new.code.rule": pgettext("new.code.rule", "The game code decides the rule."),
 };
 
 export function pickLanguage(languages) {

@@ -209,21 +209,15 @@ class Replay {
     document.body.dataset.replayAt = String(n);
   }
 
-  /** What move `n` did, in words, from the position before it (the log names no card for `t2>f`). */
+  /** What move `n` did, in words: the server names the card it took and where it went. */
   moveText(n) {
     if (n === 0) return t("replay.deal");
     const step = this.positions[n];
-    if (step.move === "undo") return t("replay.undo", { n });
-    const before = this.positions[n - 1];
-    const match = /^(t(\d)(?::(\w\w))?|f([SHDC]))>(t\d|f)$/.exec(step.move);
-    if (!match) return step.move;
-    let card = match[3];
-    if (match[4]) card = before.foundations[match[4]];
-    else if (!card) card = before.tableau[Number(match[2]) - 1].at(-1);
-    const to = match[5];
-    let text = to === "f"
-      ? t("replay.moved.f", { n, card: cardName(card) })
-      : t("replay.moved", { n, card: cardName(card), target: t("column", { n: to.slice(1) }) });
+    if (step.to === null) return t("replay.undo", { n });
+    const card = cardName(step.card);
+    let text = step.to === "f"
+      ? t("replay.moved.f", { n, card })
+      : t("replay.moved", { n, card, target: t("column", { n: step.to.slice(1) }) });
     if (step.flipped) text += ` ${t("replay.flipped", { card: cardName(step.flipped) })}`;
     return text;
   }

@@ -23,16 +23,16 @@ const FIFTHS = 5;
 // Cards on the foundations at the end of each fifth of the game: ⬜ under 13, then 🟨 🟧 🟦, 🟩 all 52.
 const SQUARES = ["\u2B1C", "\u{1F7E8}", "\u{1F7E7}", "\u{1F7E6}", "\u{1F7E9}"];
 
-/** The cards on the foundations after each logged move ("t3:7H>f", "fS:7S>t2", "undo"). */
+/** The cards on the foundations after each logged move (GET games/{id}/moves: a move's `from` and
+ *  `to` as in a move's body, both null for an undo). */
 export function foundationCounts(log) {
   const counts = [];
   const done = []; // each move's change of the foundations, for the undos
   let cards = 0;
   for (const entry of log) {
-    const { move } = entry;
-    if (move === "undo") cards -= done.pop() || 0;
+    if (entry.to === null) cards -= done.pop() || 0;
     else {
-      const change = (/>f/.test(move) ? 1 : 0) - (/^f/.test(move) ? 1 : 0);
+      const change = (entry.to === "f" ? 1 : 0) - (entry.from[0] === "f" ? 1 : 0);
       done.push(change);
       cards += change;
     }
