@@ -17,7 +17,9 @@ from django.db import connection, transaction
 from django.db.models import (
     BooleanField,
     Count,
+    Exists,
     ExpressionWrapper,
+    OuterRef,
     PositiveBigIntegerField,
     PositiveIntegerField,
     Q,
@@ -188,9 +190,12 @@ def daily_board_rebuild(*, day: date, now: datetime | None = None) -> BoardRebui
             upserted = max(cursor.rowcount, 0)
         # (a deleted account's results stay as they are: without a game from before its evidence
         # was kept, or with its game kept without an owner: docs/fair-play.md, "Evidence stays")
+        # An anti-join (NOT EXISTS): NOT IN over a day's million counted wins would not fit in
+        # memory and be read again for every result (bench/leaderboard_bench.py --players 1000000).
+        counted = counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day))
         removed, _ = (
             DailyResult.objects.filter(day=day, game__isnull=False)
-            .exclude(game__in=counted_ranked_wins().filter(daily=day, finished_at__lt=clock.day_end(day)))
+            .exclude(Exists(counted.filter(pk=OuterRef("game_id"))))
             .delete()
         )
         # Whether each result was replayed: set where it is wrong (written by the upsert above or before).
