@@ -182,7 +182,8 @@ class Seeder:
     def grow(self, *, total_games: int, ranked: int, task_games: int, batch: int) -> list[str]:
         """Add ranked attempts up to ``ranked``, other games up to ``total_games``, and fresh task games."""
         start = self.day.isoformat()
-        # Won ranked attempts of the board's day: one per account, with their board results.
+        # Won ranked attempts of the board's day: one per account, with their board results (replayed and
+        # checked, as the per-game task writes them: verified).
         self.execute(
             """
             INSERT INTO games_game (id, owner_id, guest_session_key, code, rule, daily, ranked, status, state,
@@ -197,8 +198,8 @@ class Seeder:
         )
         self.execute(
             """
-            INSERT INTO stats_dailyresult (day, user_id, game_id, time_ms, moves, score, finished_at)
-            SELECT daily, owner_id, id, time_ms, moves, score, finished_at FROM games_game
+            INSERT INTO stats_dailyresult (day, user_id, game_id, time_ms, moves, score, finished_at, verified)
+            SELECT daily, owner_id, id, time_ms, moves, score, finished_at, true FROM games_game
             WHERE daily = %s::date AND ranked AND status = 'won'
             ON CONFLICT (day, user_id) DO NOTHING
             """,
