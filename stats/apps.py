@@ -11,7 +11,4 @@ class StatsConfig(AppConfig):
 
         from . import receivers
 
-        signals.game_won.connect(receivers.on_game_won, dispatch_uid="stats.on_game_won")
-        signals.ranked_results_changed.connect(
-            receivers.on_ranked_results_changed, dispatch_uid="stats.on_ranked_results_changed"
-        )
+        signals.results_changed.connect(receivers.on_results_changed, dispatch_uid="stats.on_results_changed")

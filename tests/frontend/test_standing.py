@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_tasks")]
 def won(day: date, seconds: int, owner: Any = None, moves: int = 110) -> Any:
     """A counted result of ``day`` (on its board, in its histograms)."""
     game = won_ranked_game(owner=owner or factories.user(), day=day, time_ms=seconds * 1000, moves=moves)
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 

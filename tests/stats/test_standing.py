@@ -26,7 +26,7 @@ def _won(day: Any, seconds: float, *, moves: int = 100, review: str = "verified"
     game = won_ranked_game(
         owner=owner or factories.user(), day=day, time_ms=int(seconds * 1000), moves=moves, review=review
     )
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 
@@ -105,7 +105,7 @@ def test_a_result_taken_off_the_board_leaves_the_histograms(yesterday: Any) -> N
     game = _won(yesterday, 70)
     _won(yesterday, 75)
     Game.objects.filter(pk=game.pk).update(review="rejected")
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     assert APIClient().get(_url(yesterday)).json()["time_histogram"] == [{"low": 60_000, "high": 90_000, "count": 1}]
 
 
@@ -118,7 +118,7 @@ def test_the_tasks_are_idempotent_and_the_rebuild_agrees(yesterday: Any) -> None
     before = buckets()
     assert before == {("time", 12, 2), ("time", 28, 1), ("moves", 9, 2), ("moves", 13, 1)}
     for game in games:  # delivered twice
-        tasks.daily_result_update(str(game.id))
+        tasks.game_results_update(str(game.id))
     assert buckets() == before
     DailyBucket.objects.all().delete()
     DailyBucket.objects.create(day=yesterday, kind="time", bucket=300, count=7)  # a stale bar
