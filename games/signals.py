@@ -3,7 +3,7 @@
 ``stats`` listens (the personal bests and the daily boards, connected in its ``AppConfig.ready``);
 ``games`` imports none of the apps that listen, so dependencies point one way, and sends no
 event to itself: its own reactions are its own tasks (a ranked win's review,
-:func:`games.services` sends it on the win's commit). The signal carries ids only, as the tasks
+:mod:`games.services` sends it on the win's commit). The signal carries ids only, as the tasks
 a receiver sends do. It goes out with ``on_commit(robust=True)``: the write is committed whatever
 a receiver (or the broker behind it) does; the stats beat tasks repair what a lost event missed.
 """

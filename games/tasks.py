@@ -87,7 +87,7 @@ def daily_attempts_close() -> None:
 def ranked_win_review(game_id: str) -> None:
     """A ranked attempt was won: replay and time it (pending → verified | held | invalid); the
     verdict goes out as the event ``results_changed`` (stats: the bests and the board). Sent on
-    the win's commit (:func:`games.services`), not through an event of games to itself."""
+    the win's commit (:mod:`games.services`), not through an event of games to itself."""
     attempt.attempt_review(game_id=game_id)
 
 

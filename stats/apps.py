@@ -6,7 +6,7 @@ class StatsConfig(AppConfig):
     verbose_name = "Leaderboards and statistics"
 
     def ready(self) -> None:
-        """Listen to the games' events (games never imports stats)."""
+        """Listen to the games' one event (games never imports stats)."""
         from games import signals
 
         from . import receivers
