@@ -10,7 +10,7 @@ from ``generate_series`` on the server, minimal state JSON):
 After each step it prints the time of a top-100 board read (median of many reads, through
 ``stats.selectors.daily_board``, the selector the API uses), of a board read with a player's own
 line and of a player's standing (``stats.standing.daily_standing``: histograms and percentile),
-of the per-game tasks (``personal_best_update`` + ``daily_result_update``, run in-process on 200
+of the per-game tasks (``game_results_update``, run in-process on 200
 fresh won ranked games; median), and of the board's rebuild (``daily_boards_rebuild`` of the day:
 its first run, which ranks every result of the closed day, and a second, which finds nothing to
 change). Goals: top-100 read and a standing < 10 ms; task time at 1M <= 1.5 x at 10k; the
@@ -106,8 +106,7 @@ def run(url: str, *, reads: int, task_games: int, players: int) -> int:
 
         def one_game(pending: Iterator[str] = pending) -> None:
             game_id = next(pending)
-            tasks.personal_best_update(game_id)
-            tasks.daily_result_update(game_id)
+            tasks.game_results_update(game_id)
 
         task = median_ms(one_game, len(task_ids))
         assert seeder.results_of(task_ids) == len(task_ids)

@@ -8,14 +8,12 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Register the games' Celery tasks in every process, also where none is sent by a
-        module that imports it (the tests and the admin name them), and listen to the games'
-        own events (a won game's post-mortem), and tell /readyz and /metrics what the games
-        know (games/observability.py)."""
+        module that imports it (the tests and the admin name them), and tell /readyz and
+        /metrics what the games know (games/observability.py)."""
         from common.health import readiness_check_register
         from common.metrics import scraped_register
 
-        from . import observability, receivers, signals, tasks  # noqa: F401
+        from . import observability, tasks  # noqa: F401
 
-        signals.game_won.connect(receivers.on_game_won, dispatch_uid="games.on_game_won")
         readiness_check_register("daily_deal", observability.daily_deal_readiness)
         scraped_register(observability.scraped_metrics)

@@ -31,7 +31,7 @@ from .competition.links import Origin
 from .daily import daily_deal_today
 from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
-from .signals import game_won_send
+from .signals import results_changed_send
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +143,8 @@ def games_claim_guest(*, session_key: str | None, user: Any) -> int:
     won = [str(pk) for pk in guest_games.filter(status=StatusChoices.WON).values_list("pk", flat=True)]
     played = guest_games.filter(moves__gt=0).count()
     guest_games.update(owner=user, guest_session_key="")
-    for game_id in won:
-        game_won_send(game_id=game_id, ranked=False)
+    if won:
+        results_changed_send(game_ids=won)
     return played
 
 
@@ -263,12 +263,16 @@ def _has_open_ranked_attempt(*, user: Any, day: date) -> bool:
 
 
 def _game_won_effects(game: Game) -> None:
-    """After the commit, the game's log packed (:mod:`games.movelog`, a task), and one event
-    (:data:`games.signals.game_won`): the account's personal bests and, for a ranked attempt, its
-    check and the daily board listen to it. A guest's win sends no event."""
-    from .tasks import log_pack
+    """After the commit, each step once: the game's log packed (:mod:`games.movelog`) and, for a
+    ranked attempt, its review (:func:`games.competition.attempt.attempt_review`), games' own
+    tasks; the review's verdict tells stats (its bests and its board). A practice win of an
+    account tells stats at once (:data:`games.signals.results_changed`: its bests); a guest's
+    win tells nobody (nothing counts for a guest)."""
+    from .tasks import log_pack, ranked_win_review
 
-    transaction.on_commit(partial(log_pack.delay, str(game.id)), robust=True)
-    if game.owner_id is None:
-        return
-    game_won_send(game_id=str(game.id), ranked=game.review == ReviewChoices.PENDING)
+    game_id = str(game.id)
+    transaction.on_commit(partial(log_pack.delay, game_id), robust=True)
+    if game.review == ReviewChoices.PENDING:
+        transaction.on_commit(partial(ranked_win_review.delay, game_id), robust=True)
+    elif game.owner_id is not None:
+        results_changed_send(game_ids=[game_id])

@@ -86,7 +86,8 @@ def daily_attempts_close() -> None:
 @shared_task(name="games.ranked_win_review", **RETRY)
 def ranked_win_review(game_id: str) -> None:
     """A ranked attempt was won: replay and time it (pending → verified | held | invalid); the
-    verdict goes out as the event ``ranked_results_changed``."""
+    verdict goes out as the event ``results_changed`` (stats: the bests and the board). Sent on
+    the win's commit (:mod:`games.services`), not through an event of games to itself."""
     attempt.attempt_review(game_id=game_id)
 
 

@@ -1,7 +1,8 @@
-"""Stats listens to the games' events (:mod:`games.signals`) and hands each to a task, by id.
+"""Stats listens to the games' one event (:mod:`games.signals`) and hands each game to a task, by id.
 
 Connected in :meth:`stats.apps.StatsConfig.ready`. A receiver only sends tasks: the work (and
-its retries) happens in the worker, never in the request that won the game.
+its retries) happens in the worker, never in the request that won the game. The event comes
+after the commit already, so the task goes out at once.
 """
 
 from __future__ import annotations
@@ -11,13 +12,8 @@ from typing import Any
 from . import tasks
 
 
-def on_game_won(sender: Any, *, game_id: str, ranked: bool, **kwargs: Any) -> None:
-    """The owner's personal bests (a ranked attempt's board waits for its review's event)."""
-    tasks.personal_best_update.delay(game_id)
-
-
-def on_ranked_results_changed(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
-    """A review, a hold at the day's close or staff's decision puts ranked wins on their day's
-    board, or takes them off."""
+def on_results_changed(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
+    """A practice win, a guest's wins passed to an account, a ranked win's verdict, a hold at the
+    day's close or staff's decision: each game's bests and its place on its day's board."""
     for game_id in game_ids:
-        tasks.daily_result_update.delay(game_id)
+        tasks.game_results_update.delay(game_id)

@@ -34,7 +34,18 @@ from games.engine.game import CLEAN_WIN_SCORE
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
 from games.selectors import counted_ranked_wins, replay_verified
 
+from . import standing
 from .models import DailyResult, PersonalBest
+
+
+def game_results_record(*, game_id: UUID | str) -> None:
+    """What a won game counts for (:data:`games.signals.results_changed`), in one transaction: its
+    owner's personal bests of its rule, and for a ranked attempt its result on its day's board
+    (on, or off if it does not count) and the two histogram buckets it falls in. Idempotent."""
+    with transaction.atomic():
+        personal_best_record(game_id=game_id)
+        daily_result_record(game_id=game_id)
+        standing.standing_record(game_id=game_id)
 
 
 def personal_best_record(*, game_id: UUID | str) -> None:

@@ -22,12 +22,13 @@ from datetime import date, datetime
 from typing import Any, Final
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, F, IntegerField, Q, Value
 from django.db.models.functions import Least
 
 from games.competition import clock
-from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
+from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices
 
 from .models import DailyBucket, DailyResult
 
@@ -112,6 +113,8 @@ class Mark:
     slower: int
     tied: int
     others: int
+    board: str  # READY or PENDING (:func:`board_wait`)
+    retry_after_ms: int | None  # when to ask again while PENDING; None: do not wait for it
 
     @property
     def faster_than_percent(self) -> int | None:
@@ -165,11 +168,11 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
     if user is not None and user.is_authenticated:
         attempt = (
             Game.objects.filter(owner=user, daily=day, ranked=True, status=StatusChoices.WON, closed_at__isnull=True)
-            .values("id", "time_ms", "moves", "review")
+            .values("id", "time_ms", "moves", "review", "finished_at")
             .first()
         )
     me = (
-        _mark(day, attempt, results=won, time_buckets=buckets[TIME])
+        _mark(day, attempt, results=won, time_buckets=buckets[TIME], now=now)
         if attempt is not None and attempt["time_ms"] is not None
         else None
     )
@@ -187,7 +190,31 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
     )
 
 
-def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dict[int, int]) -> Mark:
+#: :attr:`Mark.board`: the caller's result is where its review puts it (on the board, or off it).
+READY: Final = "ready"
+#: A task is still on its way: the review (``pending``), or stats' task after the verdict.
+PENDING: Final = "pending"
+#: While :data:`PENDING`, ask again after half the time since the win, within these bounds.
+RETRY_AFTER_MS: Final = (1_000, 15_000)
+
+
+def board_wait(*, review: str, counted: bool, won_at: datetime | None, now: datetime) -> tuple[str, int | None]:
+    """Whether a won ranked attempt's place on its board is settled, and if not when to ask again,
+    so that a page waits as long as the server says instead of a count of its own. Pending while
+    its review has not decided or the board does not show the verdict yet (one task after the win
+    and one after the review, :mod:`games.signals`); the wait is half the time since the win, 1 to
+    15 s, and none (``None``) once ``RANKED_REVIEW_LOST_AFTER_SECONDS`` have passed since the win:
+    a task was lost, the beats make it up, and the page stops asking."""
+    if review != ReviewChoices.PENDING and counted == (review in COUNTED_REVIEWS):
+        return READY, None
+    since_ms = 0 if won_at is None else max(0, int((now - won_at).total_seconds() * 1000))
+    if since_ms >= settings.RANKED_REVIEW_LOST_AFTER_SECONDS * 1000:
+        return PENDING, None
+    low, high = RETRY_AFTER_MS
+    return PENDING, min(max(low, since_ms // 2), high)
+
+
+def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dict[int, int], now: datetime) -> Mark:
     """The caller's mark: the results in the time buckets above the caller's come from the
     buckets; within its own bucket (5 s) one short range count on the board's index, over the
     part below or above the caller's time, whichever is the shorter, tells the slower from the
@@ -215,6 +242,8 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         equal = part["tied"]
     mine = 1 if counted else 0
     slower = above + slower_within
+    won_at = attempt["finished_at"]
+    board, retry_after_ms = board_wait(review=attempt["review"], counted=counted, won_at=won_at, now=now)
     tied = max(0, equal - mine)
     # ``results`` is the histograms' sum; a result recorded between the reads cannot make the
     # share exceed 100 %.
@@ -226,4 +255,6 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         slower=slower,
         tied=tied,
         others=max(results - mine, slower + tied),
+        board=board,
+        retry_after_ms=retry_after_ms,
     )

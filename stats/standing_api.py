@@ -40,6 +40,17 @@ class MarkSerializer(serializers.Serializer):
     slower = serializers.IntegerField(min_value=0)
     tied = serializers.IntegerField(min_value=0, help_text="Other counted results with the same time.")
     others = serializers.IntegerField(min_value=0)
+    board = serializers.ChoiceField(
+        choices=[standing.READY, standing.PENDING],
+        help_text="`ready`: the board shows what the review decided (the result on it, or off it); `pending`: "
+        "the review or the board's task is still on its way.",
+    )
+    retry_after_ms = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        help_text="While `pending`: ask again after this many milliseconds. Null when `ready`, and when no answer "
+        "is expected soon (a task was lost; the server makes it up within minutes).",
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -105,6 +116,8 @@ class DailyStandingApi(ApiView):
                 "slower": me.slower,
                 "tied": me.tied,
                 "others": me.others,
+                "board": me.board,
+                "retry_after_ms": me.retry_after_ms,
             },
         }
         return Response(StandingSerializer(body).data)

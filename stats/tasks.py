@@ -18,17 +18,11 @@ from games.competition import clock
 from . import services, standing
 
 
-@shared_task(name="stats.personal_best_update", **RETRY)
-def personal_best_update(game_id: str) -> None:
-    """A game was won: fold it into its owner's personal bests of its rule."""
-    services.personal_best_record(game_id=game_id)
-
-
-@shared_task(name="stats.daily_result_update", **RETRY)
-def daily_result_update(game_id: str) -> None:
-    """A ranked daily attempt was won: put it on its day's leaderboard and its histograms."""
-    services.daily_result_record(game_id=game_id)
-    standing.standing_record(game_id=game_id)
+@shared_task(name="stats.game_results_update", **RETRY)
+def game_results_update(game_id: str) -> None:
+    """What a won game counts for changed: its owner's personal bests of its rule and, for a ranked
+    attempt, its place on its day's board and histograms (one transaction)."""
+    services.game_results_record(game_id=game_id)
 
 
 @shared_task(name="stats.daily_boards_rebuild", **RETRY)

@@ -10,18 +10,18 @@ transition. An account's first game of a day's deal is its ranked attempt::
 
 The state is read from the game's row (``ranked``, ``closed_at``, ``review``): open until it is
 won or its day ends; a win before the day's end waits (``pending``) for its review, which the
-task ``games.ranked_win_review`` runs (never the request): the log is replayed from the deal and
-must reproduce the stored game, else ``invalid``; it is ``held`` for every reason that applies
-(:class:`HoldReason`: won too fast in all, an inhuman median gap, linked to an account that
-started the deal earlier that day, linked to a suspect account, and for a win that would enter
-the day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` a line that stepped around traps its own attempt had
-not shown: :mod:`.clairvoyance`), else ``verified``. At the day's
+task ``games.ranked_win_review`` runs (sent on the win's commit; never the request): the log is
+replayed from the deal and must reproduce the stored game, else ``invalid``; it is ``held`` for
+every reason that applies (:class:`HoldReason`: won too fast in all, an inhuman median gap,
+linked to an account that started the deal earlier that day, linked to a suspect account, and
+for a win that would enter the day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` a line that stepped
+around traps its own attempt had not shown: :mod:`.clairvoyance`), else ``verified``. At the day's
 close (:func:`day_close`, the beat) the open attempts are closed, the suspects of the day marked,
 and a verified win linked to a suspect is held after all (``verified → held``). Staff approve or
 reject held results. Only ``verified`` and ``approved`` are on a board.
 
 Every transition that changes what counts sends one event after the commit,
-:data:`games.signals.ranked_results_changed`; the boards (stats) listen to it.
+:data:`games.signals.results_changed`; the bests and boards (stats) listen to it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from games.engine import Game as EngineGame
 
 from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
 from ..movelog import moves_read
-from ..signals import ranked_results_changed_send
+from ..signals import results_changed_send
 from . import clairvoyance, clock, links, suspects
 from .suspects import Pace
 
@@ -207,7 +207,7 @@ def attempt_review(*, game_id: UUID | str) -> str | None:
             review=review, review_reason=reason[:REASON_LENGTH]
         )
         if changed:
-            ranked_results_changed_send(game_ids=[str(game.pk)])
+            results_changed_send(game_ids=[str(game.pk)])
     # (None if the game went meanwhile: its account was deleted)
     return Game.objects.filter(pk=game.pk).values_list("review", flat=True).first()
 
@@ -350,7 +350,7 @@ def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> boo
             review=ReviewChoices.HELD, review_reason=f"{reason}: {detail}"[:REASON_LENGTH]
         )
         if held:
-            ranked_results_changed_send(game_ids=[str(game_id)])
+            results_changed_send(game_ids=[str(game_id)])
     return bool(held)
 
 
@@ -422,5 +422,5 @@ def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None
         Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)
         decided = [str(pk) for pk in held]
         if decided:
-            ranked_results_changed_send(game_ids=decided)
+            results_changed_send(game_ids=decided)
     return decided

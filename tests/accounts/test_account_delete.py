@@ -198,8 +198,7 @@ def test_tasks_in_flight_for_its_games_neither_fail_nor_bring_rows_back(doomed, 
     assert doomed["client"].delete("/api/v1/auth/me", {"password": factories.PASSWORD}).status_code == 204
 
     for game_id in game_ids:  # as a worker would run them, late
-        stats_tasks.personal_best_update(game_id)
-        stats_tasks.daily_result_update(game_id)
+        stats_tasks.game_results_update(game_id)
         game_tasks.game_postmortem(game_id)
     stats_tasks.daily_boards_rebuild([today.isoformat()])
 

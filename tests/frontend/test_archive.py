@@ -44,7 +44,7 @@ def past_days(count: int) -> list[date]:
 
 def won(day: date, seconds: int, owner: Any = None) -> Any:
     game = won_ranked_game(owner=owner or factories.user(), day=day, time_ms=seconds * 1000, moves=110)
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 

@@ -12,8 +12,10 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.competition import clock
+from games.models import Game
 from stats import tasks
 from tests import factories
 from tests.stats.helpers import win_as_a_human, won_ranked_game
@@ -30,7 +32,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_tasks")]
 def won(day: date, seconds: int, owner: Any = None, moves: int = 110) -> Any:
     """A counted result of ``day`` (on its board, in its histograms)."""
     game = won_ranked_game(owner=owner or factories.user(), day=day, time_ms=seconds * 1000, moves=moves)
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 
@@ -290,6 +292,36 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
     assert page.locator("#lb-body tr").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, "standing-held-board-en-phone")
+
+
+def test_a_win_still_being_checked_is_waited_for_as_long_as_the_server_says(new_page: Any) -> None:
+    """Issue 35, point 4: the page asks again when the standing's answer says (``board`` pending,
+    ``retry_after_ms``), not a count of rounds of its own: a verdict that reaches the board 10 s
+    after the win (the page used to stop after 8 rounds of a second) still shows the rank."""
+    today = clock.today()
+    daily_deal(today, players=1)
+    user = factories.user()
+    game = won_ranked_game(
+        owner=user, day=today, time_ms=70_000, moves=104, review="pending", finished_at=timezone.now()
+    )
+    page = new_page(locale="en-US")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/standing") else None)
+    log_in(page, user)
+    page.goto("/daily")
+    page.wait_for_function(
+        "() => document.getElementById('daily-status').textContent.startsWith('You won! Your result is being checked')"
+    )
+    page.wait_for_timeout(10_000)
+    assert page.locator("#daily-status").text_content().startswith("You won! Your result is being checked")
+    waiting = len(asked)
+    Game.objects.filter(pk=game.pk).update(review="verified")  # the review's verdict, then stats' task
+    tasks.game_results_update(str(game.pk))
+
+    page.wait_for_function(
+        "() => document.getElementById('daily-status').textContent.startsWith('Your rank: 1 of 1.')", timeout=15_000
+    )
+    assert 3 <= waiting <= 8  # asked again and again, less often as the wait grows
 
 
 def test_the_players_mark_leaves_the_others_in_its_bar_visible(new_page: Any) -> None:

@@ -155,31 +155,28 @@ def test_an_import_from_a_higher_layer_is_found(source: str, module: str, packag
 
 
 @pytest.mark.django_db
-def test_stats_and_games_hand_the_games_events_to_their_tasks(monkeypatch, django_capture_on_commit_callbacks) -> None:
+def test_stats_hands_the_games_one_event_to_its_one_task_and_games_listens_to_none(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
     sent = []
-    for module, name in (
-        (stats_tasks, "personal_best_update"),
-        (stats_tasks, "daily_result_update"),
-        (games_tasks, "ranked_win_review"),
-    ):
+    for module, name in ((stats_tasks, "game_results_update"), (games_tasks, "ranked_win_review")):
         record = lambda game_id, name=name: sent.append((name, game_id))  # noqa: E731
         monkeypatch.setattr(getattr(module, name), "delay", record)
 
     with django_capture_on_commit_callbacks(execute=True):
-        signals.game_won.send(sender=Game, game_id="g1", ranked=False)
-        signals.game_won.send(sender=Game, game_id="g2", ranked=True)
-        signals.ranked_results_changed.send(sender=Game, game_ids=["g3", "g4"])
+        signals.results_changed.send(sender=Game, game_ids=["g1", "g2"])
 
-    assert sorted(sent) == sorted(
-        [
-            # no post-mortem: that waits until a player opens the game's replay
-            ("personal_best_update", "g1"),
-            ("personal_best_update", "g2"),
-            ("ranked_win_review", "g2"),  # games reviews its ranked win; its verdict is the next event
-            ("daily_result_update", "g3"),
-            ("daily_result_update", "g4"),
-        ]
-    )
+    # games sends its own tasks itself (a ranked win's review, on the win's commit), never through
+    # an event to itself; no post-mortem either: that waits until a player opens the game's replay.
+    assert sent == [("game_results_update", "g1"), ("game_results_update", "g2")]
+    connects = [
+        path.relative_to(ROOT)
+        for path in GAMES.rglob("*.py")
+        if any(
+            isinstance(node, ast.Attribute) and node.attr == "connect" for node in ast.walk(ast.parse(path.read_text()))
+        )
+    ]
+    assert connects == []
 
 
 @pytest.mark.django_db

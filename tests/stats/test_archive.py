@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 def _won(day: Any, seconds: int, owner: Any = None, review: str = "verified") -> Any:
     game = won_ranked_game(owner=owner or factories.user(), day=day, time_ms=seconds * 1000, review=review)
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 

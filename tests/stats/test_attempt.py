@@ -1,6 +1,6 @@
 """The life of a ranked attempt (games/competition/attempt.py): each transition of its state
 machine, that it happens only from the state it starts from, and that each change of what counts
-sends one event (ranked_results_changed) that puts the result on the board or takes it off."""
+sends one event (results_changed) that puts the result on the board or takes it off."""
 
 from __future__ import annotations
 
@@ -24,15 +24,15 @@ S = AttemptState
 
 @pytest.fixture
 def events():
-    """The game ids of every ranked_results_changed event sent (after the commit)."""
+    """The game ids of every results_changed event sent (after the commit)."""
     sent: list[list[str]] = []
 
     def record(sender, *, game_ids, **kwargs):
         sent.append(game_ids)
 
-    signals.ranked_results_changed.connect(record, dispatch_uid="test-attempt-events")
+    signals.results_changed.connect(record, dispatch_uid="test-attempt-events")
     yield sent
-    signals.ranked_results_changed.disconnect(dispatch_uid="test-attempt-events")
+    signals.results_changed.disconnect(dispatch_uid="test-attempt-events")
 
 
 def _open(owner, day) -> Game:

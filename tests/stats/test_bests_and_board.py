@@ -8,7 +8,7 @@ import pytest
 
 from games import signals
 from games.models import DailyDeal, Game, StatusChoices
-from games.tasks import log_pack
+from games.tasks import log_pack, ranked_win_review
 from stats import selectors, services, tasks
 from stats.models import DailyResult, PersonalBest
 from tests import factories
@@ -29,17 +29,21 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
 ):
     state = player.post("/api/v1/games", {"daily": True}).json()
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    with django_capture_on_commit_callbacks(execute=False) as won_commit:
         won = win_as_a_human(player, state["id"])
 
-    # The log's packing task, then two events: games.signals.game_won (stats: the bests; games: the
-    # review task), then the review's ranked_results_changed (stats: the board).
-    assert [callback.func.__self__ for callback in callbacks] == [
-        log_pack,
-        signals.game_won,
-        signals.ranked_results_changed,
-    ]
+    # The win's commit sends games' own two tasks, the log's packing and the review, and tells
+    # stats nothing yet: a ranked win's bests and board wait for its verdict.
+    assert [callback.func.__self__ for callback in won_commit] == [log_pack, ranked_win_review]
     assert won["review"] == "pending" and won["ranked"] is True
+    assert not PersonalBest.objects.exists() and not DailyResult.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True) as review_commit:
+        for callback in won_commit:
+            callback()
+    # The review's commit sends the one event, for this game; stats' one task records the rest.
+    assert [(callback.func.__self__, callback.keywords) for callback in review_commit] == [
+        (signals.results_changed, {"sender": Game, "game_ids": [state["id"]]})
+    ]
     game = Game.objects.get(pk=state["id"])
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"
     moves = len(winning_line(todays_deal.code))
@@ -69,11 +73,12 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         win(player, practice["id"])
 
-    # The log's packing task and the event (no post-mortem: that waits until its replay is opened).
-    assert [callback.func.__self__ for callback in callbacks] == [log_pack, signals.game_won]
+    # The log's packing task and the event (no review, no post-mortem: that waits until its replay
+    # is opened).
+    assert [callback.func.__self__ for callback in callbacks] == [log_pack, signals.results_changed]
     assert PersonalBest.objects.filter(user=account).count() == 1
     assert not DailyResult.objects.exists()
-    tasks.daily_result_update.delay(practice["id"])  # even if asked to
+    tasks.game_results_update.delay(practice["id"])  # even if asked to
     assert not DailyResult.objects.exists()
     board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
     assert board["entries"] == [] and board["me"] is None and board["players"] == 1
@@ -109,7 +114,7 @@ def test_each_best_keeps_the_best_figure_of_any_won_game(account):
     Game.objects.filter(pk=slow.pk).update(time_ms=500_000, moves=900, score=100)
 
     for game in (short, fast, slow):
-        tasks.personal_best_update.delay(str(game.pk))
+        tasks.game_results_update.delay(str(game.pk))
 
     best = PersonalBest.objects.get(user=account, rule="classic")
     assert (best.best_time_ms, best.fewest_moves, best.clean_wins) == (30_000, 120, 1)
@@ -121,8 +126,8 @@ def test_clean_wins_count_the_games_won_with_625_points_and_the_score_is_no_best
     for score in scores:
         won = factories.game(owner=account, engine=factories.one_move_from_winning(), status=StatusChoices.WON)
         Game.objects.filter(pk=won.pk).update(time_ms=60_000, moves=200, score=score)
-        tasks.personal_best_update.delay(str(won.pk))
-        tasks.personal_best_update.delay(str(won.pk))  # delivered twice: counted once
+        tasks.game_results_update.delay(str(won.pk))
+        tasks.game_results_update.delay(str(won.pk))  # delivered twice: counted once
 
     best = PersonalBest.objects.get(user=account, rule="classic")
     assert best.clean_wins == 2
@@ -135,11 +140,9 @@ def test_running_the_tasks_twice_changes_nothing(account, today):
     deal(today)
     game = won_ranked_game(owner=account, day=today, time_ms=61_000, moves=150, score=625)
 
-    tasks.personal_best_update.delay(str(game.pk))
-    tasks.daily_result_update.delay(str(game.pk))
+    tasks.game_results_update.delay(str(game.pk))
     bests, results = _bests(account), list(DailyResult.objects.values())
-    tasks.personal_best_update.delay(str(game.pk))
-    tasks.daily_result_update.delay(str(game.pk))
+    tasks.game_results_update.delay(str(game.pk))
     services.personal_best_record(game_id=game.pk)
     services.daily_result_record(game_id=game.pk)
 
@@ -151,9 +154,8 @@ def test_running_the_tasks_twice_changes_nothing(account, today):
 def test_a_task_for_a_missing_or_unfinished_game_does_nothing(account):
     playing = factories.game(owner=account)
 
-    tasks.personal_best_update.delay(str(playing.pk))
-    tasks.daily_result_update.delay(str(playing.pk))
-    tasks.personal_best_update.delay("00000000-0000-0000-0000-000000000000")
+    tasks.game_results_update.delay(str(playing.pk))
+    tasks.game_results_update.delay("00000000-0000-0000-0000-000000000000")
 
     assert not PersonalBest.objects.exists() and not DailyResult.objects.exists()
 

@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game
@@ -26,7 +28,7 @@ def _won(day: Any, seconds: float, *, moves: int = 100, review: str = "verified"
     game = won_ranked_game(
         owner=owner or factories.user(), day=day, time_ms=int(seconds * 1000), moves=moves, review=review
     )
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     return game
 
 
@@ -54,6 +56,8 @@ def test_percentile_counts_strictly_slower_players_and_a_tie_is_not_beaten(yeste
         "slower": 3,
         "tied": 0,
         "others": 3,
+        "board": "ready",
+        "retry_after_ms": None,
     }
     for tied in (b, c):  # 1 of the 3 others (d) is slower; the other 70 s player is not beaten
         mark = _me(tied.owner, yesterday)
@@ -101,11 +105,48 @@ def test_held_results_are_in_no_histogram_and_no_percentile(yesterday: Any) -> N
     assert (slow["others"], slow["slower"], slow["faster_than_percent"]) == (1, 0, 0)
 
 
+def test_the_mark_says_whether_the_board_shows_the_verdict_yet_and_when_to_ask_again(
+    today: Any, todays_deal: Any
+) -> None:
+    now = timezone.now()
+
+    def board(seconds_ago: float, review: str, *, task_ran: bool) -> tuple[str, int | None]:
+        game = won_ranked_game(
+            owner=factories.user(),
+            day=today,
+            time_ms=80_000,
+            review=review,
+            finished_at=now - timedelta(seconds=seconds_ago),
+        )
+        if task_ran:
+            tasks.game_results_update(str(game.id))
+        with time_machine.travel(now, tick=False):
+            mark = _me(game.owner, today)
+        return mark["board"], mark["retry_after_ms"]
+
+    # Its review on its way: ask again after half the time since the win, 1 to 15 s ...
+    assert board(0.5, "pending", task_ran=False) == ("pending", 1_000)
+    assert board(10, "pending", task_ran=False) == ("pending", 5_000)
+    assert board(60, "pending", task_ran=False) == ("pending", 15_000)
+    # ... and no more once the review task counts as lost (RANKED_REVIEW_LOST_AFTER_SECONDS): the beat makes it up.
+    assert board(91, "pending", task_ran=False) == ("pending", None)
+    # Decided, but stats' task has not put it on the board (or taken it off) yet.
+    assert board(4, "verified", task_ran=False) == ("pending", 2_000)
+    rejected = won_ranked_game(owner=factories.user(), day=today, time_ms=90_000, finished_at=now)
+    tasks.game_results_update(str(rejected.id))
+    Game.objects.filter(pk=rejected.pk).update(review="rejected")
+    with time_machine.travel(now, tick=False):
+        assert _me(rejected.owner, today)["board"] == "pending"
+    # Settled: on the board, or held off it.
+    assert board(4, "verified", task_ran=True) == ("ready", None)
+    assert board(4, "held", task_ran=False) == ("ready", None)
+
+
 def test_a_result_taken_off_the_board_leaves_the_histograms(yesterday: Any) -> None:
     game = _won(yesterday, 70)
     _won(yesterday, 75)
     Game.objects.filter(pk=game.pk).update(review="rejected")
-    tasks.daily_result_update(str(game.id))
+    tasks.game_results_update(str(game.id))
     assert APIClient().get(_url(yesterday)).json()["time_histogram"] == [{"low": 60_000, "high": 90_000, "count": 1}]
 
 
@@ -118,7 +159,7 @@ def test_the_tasks_are_idempotent_and_the_rebuild_agrees(yesterday: Any) -> None
     before = buckets()
     assert before == {("time", 12, 2), ("time", 28, 1), ("moves", 9, 2), ("moves", 13, 1)}
     for game in games:  # delivered twice
-        tasks.daily_result_update(str(game.id))
+        tasks.game_results_update(str(game.id))
     assert buckets() == before
     DailyBucket.objects.all().delete()
     DailyBucket.objects.create(day=yesterday, kind="time", bucket=300, count=7)  # a stale bar

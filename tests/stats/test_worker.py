@@ -146,12 +146,7 @@ def test_the_same_tasks_delivered_twice_change_nothing(ci_worker, today):
     game = won_ranked_game(owner=account, day=today, time_ms=75_000, moves=180, score=625)
 
     def deliver() -> None:
-        sent = [
-            task.apply_async(args=[str(game.pk)], ignore_result=False)
-            for task in (tasks.personal_best_update, tasks.daily_result_update)
-        ]
-        for result in sent:
-            result.get(timeout=TIMEOUT)
+        tasks.game_results_update.apply_async(args=[str(game.pk)], ignore_result=False).get(timeout=TIMEOUT)
 
     deliver()
     best, result = PersonalBest.objects.values().get(user=account), DailyResult.objects.values().get(user=account)
@@ -170,7 +165,7 @@ def test_a_worker_killed_in_the_middle_of_a_task_loses_nothing(own_workers, brok
     game = won_ranked_game(owner=account, day=today, time_ms=42_000, moves=222, score=625)
     first = own_workers.start(pool="solo", YUKON_TEST_PAUSE_AFTER_WRITE="300", YUKON_TEST_VISIBILITY_TIMEOUT="5")
 
-    task_id = tasks.daily_result_update.apply_async(args=[str(game.pk)], queue=own_workers.queue).id
+    task_id = tasks.game_results_update.apply_async(args=[str(game.pk)], queue=own_workers.queue).id
     poll(lambda: broker.get(paused_key(task_id)), what="the first worker's write", timeout=120)
     assert not DailyResult.objects.exists()  # written, not committed
     own_workers.kill(first)  # the whole worker, mid-transaction: no acknowledgement was sent
@@ -189,7 +184,7 @@ def test_a_pool_process_killed_in_the_middle_of_a_task_loses_nothing(own_workers
     Game.objects.filter(pk=game.pk).update(status="won", time_ms=33_000, moves=99, score=615)
     own_workers.start(pool="prefork", YUKON_TEST_PAUSE_AFTER_WRITE="300")
 
-    task_id = tasks.personal_best_update.apply_async(args=[str(game.pk)], queue=own_workers.queue).id
+    task_id = tasks.game_results_update.apply_async(args=[str(game.pk)], queue=own_workers.queue).id
     child = int(poll(lambda: broker.get(paused_key(task_id)), what="the pool process's write", timeout=120))
     os.kill(child, signal.SIGKILL)  # the worker sees its pool process lost and puts the task back
 

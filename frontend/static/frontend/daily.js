@@ -11,7 +11,7 @@ import { GameTable } from "./game.js";
 import { CLOSE_WARNING_MS } from "./gamebar.js";
 import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 import { showShare } from "./share.js";
-import { liveCounts, renderStanding } from "./standing.js";
+import { liveCounts, renderStanding, settledStanding } from "./standing.js";
 import { createStore } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +22,6 @@ userReady.then((user) => settings.loadAccount(user));
 
 const TOP = 10; // lines of today's board shown here; the leaderboards page has them all
 const RETRY_SECONDS = { fallback: 5, min: 1, max: 300 };
-const POLL_ROUNDS = 8; // the board is updated by a background task after a win: ask for a while
 const LIVE_MS = 60_000; // the live counts (started, won) are asked for again this often
 const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
@@ -53,7 +52,6 @@ bindNewGameDialog(
   { current: () => table.state },
 );
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const notReady = (err) => err.status === 503 && err.code === "daily_not_ready";
 const roundUp = (ms) => Math.ceil(ms / 1000) * 1000;
 
@@ -311,25 +309,29 @@ function reveal(state) {
 }
 
 // -- the win --------------------------------------------------------------------------------------
-/** What a won ranked attempt gives: its rank once it is on the board, or why it is not there. */
+/** What a won ranked attempt gives: its rank once it is on the board, or why it is not there.
+ *  The board is kept by background tasks after a win: the standing says when it shows the
+ *  verdict, and how long to wait until it does (settledStanding). */
 async function rankedResult({ id, answer, date }) {
-  for (let round = 1; ; round++) {
-    const why = reviewText(answer);
-    if (why) return why;
-    try {
-      const board = await daily.leaderboard(date);
-      if (board.me && board.me.rank) return t("daily.rank", { rank: board.me.rank, players: board.players });
-    } catch (err) {
-      if (!notReady(err)) return err.status === 404 ? t("lb.unavailable") : t("error.generic");
-    }
-    if (round >= POLL_ROUNDS) return t("daily.review.pending"); // still being checked
-    await sleep(1000);
-    try {
-      answer = await games.get(id);
-    } catch (err) {
-      /* ask the board again */
+  if (!reviewText(answer)) {
+    const settled = await settledStanding(date);
+    if (settled && settled.me && settled.me.review !== answer.review) {
+      try {
+        answer = await games.get(id); // decided meanwhile: its reasons, if it is held
+      } catch (err) {
+        /* as it was */
+      }
     }
   }
+  const why = reviewText(answer);
+  if (why) return why;
+  try {
+    const board = await daily.leaderboard(date);
+    if (board.me && board.me.rank) return t("daily.rank", { rank: board.me.rank, players: board.players });
+  } catch (err) {
+    if (!notReady(err)) return err.status === 404 ? t("lb.unavailable") : t("error.generic");
+  }
+  return t("daily.review.pending"); // still being checked
 }
 
 async function won(state) {

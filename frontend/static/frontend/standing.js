@@ -174,21 +174,20 @@ export async function showStanding(box, date) {
   return standing;
 }
 
-const SETTLE_ROUNDS = 8; // a ranked win is checked and put on the board by a background task
-
-/** `date`'s standing once the caller's won ranked attempt has been checked (on the board, or held,
- *  rejected, invalid), asking again each second for a while; null if it never came. */
+/** `date`'s standing once the board shows what the review of the caller's won ranked attempt
+ *  decided (on the board, or held, rejected, invalid off it): a ranked win is checked and put on
+ *  the board by background tasks, and while they run the answer says when to ask again
+ *  (`me.board` "pending", `me.retry_after_ms`; none: the page stops waiting). Null if none came. */
 export async function settledStanding(date) {
-  let found = null;
-  for (let round = 1; round <= SETTLE_ROUNDS; round++) {
+  for (;;) {
+    let found;
     try {
       found = await daily.standing(date);
     } catch (err) {
-      if (err.status !== 503) return found;
+      return null;
     }
-    const me = found && found.me;
-    if (found && (!me || me.counted || me.review !== "pending")) return found;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const me = found.me;
+    if (!me || me.board === "ready" || me.retry_after_ms == null) return found;
+    await new Promise((resolve) => setTimeout(resolve, me.retry_after_ms));
   }
-  return found;
 }
