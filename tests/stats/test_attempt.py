@@ -307,3 +307,33 @@ def test_staff_reject_a_held_or_a_counted_result_and_rejected_is_final(
         invalid.pk: "invalid",
     }
     assert attempt.attempts_reject(game_ids=wanted, by=referee, now=now) == []  # final
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_the_reasons_of_the_wins_held_before_as_typed_values() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("games", "0021_under_review_index")], [("games", "0022_game_hold_reasons")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    owner = old.get_model("auth", "User").objects.create(username="held-before")
+    OldGame = old.get_model("games", "Game")
+    fields = {"owner": owner, "code": "YU1-C-AAAAAAB", "rule": "classic", "ranked": True, "status": "won", "state": {}}
+    held = OldGame.objects.create(
+        **fields,
+        daily=clock.today(),
+        review="held",
+        review_reason="time: won in 40000 ms in all; linked: shares a device",
+    )
+    verified = OldGame.objects.create(
+        **fields, daily=clock.today() - timedelta(days=1), review="verified", review_reason="replayed 90 moves"
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert attempt.hold_reasons(Game.objects.get(pk=held.pk)) == [HoldReason.TIME, HoldReason.LINKED]
+    assert Game.objects.get(pk=verified.pk).hold_reasons == []
