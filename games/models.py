@@ -16,8 +16,6 @@ from django.utils import timezone
 
 from games.engine import GameCode
 
-from .competition import clock
-
 
 class RuleChoices(models.TextChoices):
     CLASSIC = "classic", "Klassisch"
@@ -65,6 +63,10 @@ class Game(models.Model):
     # A won ranked attempt's check (replayed from its log, timed against a human's pace).
     review = models.CharField(max_length=8, choices=ReviewChoices.choices, blank=True, default="")
     review_reason = models.CharField(max_length=400, blank=True, default="")
+    # A held win's reasons as typed values (games.competition.attempt.HoldReason's); the text above
+    # is staff's detail and is never read back. Nullable: a row inserted without it (code of the
+    # release before, during a deploy) is valid and has no reasons.
+    hold_reasons = models.JSONField(default=list, blank=True, null=True)
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -138,13 +140,6 @@ class Game(models.Model):
         """Server time of the game: from creation to the win, or to ``now`` while it runs."""
         end = self.finished_at or now
         return max(0, int((end - self.created_at).total_seconds() * 1000))
-
-    def ranked_open(self, now: datetime) -> bool:
-        """Whether this is a ranked attempt that can still count: not closed, and its day not over
-        at ``now`` unless it was won before."""
-        if not self.ranked or self.closed_at is not None or self.daily is None:
-            return False
-        return self.status == StatusChoices.WON or not clock.is_over(self.daily, now)
 
 
 class HeldResult(Game):

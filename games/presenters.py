@@ -37,7 +37,8 @@ def _identity(game: Game, now: datetime) -> dict[str, Any]:
 
 def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
     """Where a daily game stands in the competition: ranked (still counting), closed at the end of
-    its day, the time left until the close, and a won ranked attempt's review."""
+    its day, the time left until the close, and a ranked attempt's state
+    (:func:`games.competition.attempt.attempt_state`, the one reader) with a won one's review."""
     if game.daily is None:
         return {
             "ranked": None,
@@ -47,18 +48,21 @@ def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
             "review": None,
             "held_for": None,
             "review_by": None,
+            "attempt": None,
         }
-    counting = game.ranked_open(now)
+    state = attempt.attempt_state(game, now)
+    counting = state not in (None, attempt.AttemptState.CLOSED)
     closes = clock.day_end(game.daily) if counting and game.status != "won" else None
     by = attempt.review_by(game) if counting else None
     return {
         "ranked": counting,
-        "closed": game.ranked and not counting,
+        "closed": state is attempt.AttemptState.CLOSED,
         "closes_at": _utc(closes),
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)) if closes else None,
         "review": (game.review or None) if counting else None,
         "held_for": attempt.held_for(game) if counting else None,
         "review_by": _utc(by),
+        "attempt": attempt.attempt_fields(state),
     }
 
 
@@ -96,6 +100,7 @@ def game_summary(*, game: Game, now: datetime) -> dict[str, Any]:
         "ranked": standing["ranked"],
         "closed": standing["closed"],
         "review": standing["review"],
+        "attempt": standing["attempt"],
         "status": game.status,
         "score": game.score,
         "moves": game.moves,

@@ -12,6 +12,7 @@ from common.errors import ApplicationError, ErrorCode
 from common.serializers import StrictBooleanField
 from games.engine import CARD_PATTERN, SOURCE_PATTERN, TARGET_PATTERN, BadMove, Move
 
+from .competition.attempt import AttemptState
 from .models import ReviewChoices, RuleChoices, StatusChoices
 
 MAX_SEQ = 2**31 - 1
@@ -169,6 +170,24 @@ class LastMoveSerializer(serializers.Serializer):
     flipped = serializers.CharField(allow_null=True, help_text="The card that move turned face up, or null.")
 
 
+class AttemptSerializer(serializers.Serializer):
+    """A ranked attempt's state as the server decides it (docs/fair-play.md,
+    ``games.competition.attempt.attempt_state``, the clock included): the pages show these fields
+    and derive none of them."""
+
+    state = serializers.ChoiceField(
+        choices=[state.value for state in AttemptState],
+        help_text="`open` (playing, its day not over), `closed` (its day ended before the win, also before "
+        "the close task ran: practice from then on), or for a win `pending` (being checked), `verified`, "
+        "`held` (under review), `approved`, `rejected` or `invalid`.",
+    )
+    counts = serializers.BooleanField(help_text="Its result counts: on the board (`verified` or `approved`).")
+    shareable = serializers.BooleanField(
+        help_text="A win whose result may be shared: `pending`, `verified`, `held` or `approved` (never a "
+        "rejected or invalid one, nor an attempt not won)."
+    )
+
+
 class GameStateSerializer(serializers.Serializer):
     """A game as the player sees it. Face-down cards are `XX`."""
 
@@ -208,6 +227,7 @@ class GameStateSerializer(serializers.Serializer):
     review_by = serializers.DateTimeField(
         allow_null=True, help_text="For a held win: when staff look at it at the latest. Null otherwise."
     )
+    attempt = AttemptSerializer(allow_null=True, help_text="For a ranked attempt: its state. Null for other games.")
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     tableau = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),
@@ -244,6 +264,7 @@ class GameSummarySerializer(serializers.Serializer):
         allow_null=True,
         help_text="A won ranked attempt's review (see the game state), else null.",
     )
+    attempt = AttemptSerializer(allow_null=True, help_text="For a ranked attempt: its state. Null for other games.")
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     score = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)

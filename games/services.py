@@ -227,7 +227,7 @@ def _game_apply(
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
         fields += ["status", "finished_at", "time_ms"]
-        fields += attempt.attempt_win(game)  # pending: reviewed by the task before it counts
+        fields += attempt.attempt_win(game, now=now)  # pending: reviewed by the task before it counts
     return engine, log, fields
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
-from games.competition import clock
-from games.models import DailyDeal, Game, StatusChoices
+from games.competition import attempt, clock
+from games.models import DailyDeal, Game
 
 from .models import DailyBucket, DailyResult
 from .selectors import daily_rank
@@ -43,25 +43,33 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
                 "day", "time_ms", "moves", "finished_at", "rank"
             )
         }
-        for attempt in Game.objects.filter(owner=user, ranked=True, daily__in=days).values(
+        for row in Game.objects.filter(owner=user, ranked=True, daily__in=days).values(
             "daily", "status", "closed_at", "review", "moves", "time_ms"
         ):
-            day = attempt["daily"]
+            day = row["daily"]
             result = results.get(day)
             rank = None
             if result is not None:
                 rank = result["rank"] or daily_rank(
                     day=day, time_ms=result["time_ms"], moves=result["moves"], finished_at=result["finished_at"]
                 )
-            # Every day here is over: an attempt not won before its day ended is closed, also
-            # before the beat task has set its ``closed_at`` (``Game.ranked_open``).
-            counted = attempt["closed_at"] is None and attempt["status"] == StatusChoices.WON
-            status = attempt["status"] if counted else "closed"
+            # Every day here is over (its end is a moment when it is): an attempt not won before
+            # then is closed, also before the beat task has set its ``closed_at``.
+            state = attempt.state_of(
+                ranked=True,
+                daily=day,
+                status=row["status"],
+                closed_at=row["closed_at"],
+                review=row["review"],
+                now=clock.day_end(day),
+            )
+            counted = state is not attempt.AttemptState.CLOSED
             mine[day] = {
-                "status": status,
-                "review": (attempt["review"] or None) if counted else None,
-                "time_ms": attempt["time_ms"],
-                "moves": attempt["moves"],
+                "status": row["status"] if counted else "closed",
+                "review": (row["review"] or None) if counted else None,
+                "attempt": attempt.attempt_fields(state),
+                "time_ms": row["time_ms"],
+                "moves": row["moves"],
                 "rank": rank,
             }
     rows = []

@@ -68,15 +68,17 @@ def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | No
         return None
     game = (
         Game.objects.filter(owner=user, daily=day, ranked=True)
-        .only("id", "daily", "ranked", "status", "closed_at", "review", "review_reason", "moves", "time_ms")
+        .only("id", "daily", "ranked", "status", "closed_at", "review", "hold_reasons", "moves", "time_ms")
         .first()
     )
     if game is None:
         return None
-    counting = game.ranked_open(now)
+    state = attempt.attempt_state(game, now)
+    counting = state is not attempt.AttemptState.CLOSED
     return {
         "game": game.id,
         "status": game.status if counting else "closed",
+        **(attempt.attempt_fields(state) or {}),
         "review": (game.review or None) if counting else None,
         "held_for": attempt.held_for(game) if counting else None,
         "review_by": attempt.review_by(game) if counting else None,

@@ -5,9 +5,13 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import ReviewChoices, RuleChoices
+from games.serializers import AttemptSerializer
 
 
-class DailyAttemptSerializer(serializers.Serializer):
+class DailyAttemptSerializer(AttemptSerializer):
+    """The caller's ranked attempt of the day: its state (`state`, `counts`, `shareable`: as a game's
+    `attempt`) and what it is."""
+
     game = serializers.UUIDField(help_text="The game: resume it with `GET games/{id}`.")
     status = serializers.ChoiceField(
         choices=["playing", "won", "closed"],

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Q, Value
 from django.db.models.functions import Least
 
+from games.competition import attempt as attempts
 from games.competition import clock
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices
 
@@ -110,6 +111,7 @@ class Mark:
     moves: int
     counted: bool  # on the board (verified or approved); a held result is marked but not counted
     review: str
+    state: attempts.AttemptState | None  # the attempt's state (attempts.attempt_state), from the review
     slower: int
     tied: int
     others: int
@@ -252,6 +254,9 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         moves=attempt["moves"],
         counted=counted,
         review=attempt["review"],
+        state=attempts.state_of(
+            ranked=True, daily=day, status=StatusChoices.WON, closed_at=None, review=attempt["review"], now=now
+        ),
         slower=slower,
         tied=tied,
         others=max(results - mine, slower + tied),

@@ -16,6 +16,8 @@ from common.db import from_replica
 from common.errors import ApplicationError, ErrorCode
 from common.pagination import PagePagination
 from common.serializers import error_responses
+from games.competition.attempt import attempt_fields
+from games.serializers import AttemptSerializer
 
 from . import archive, standing
 from .api import DAY_PARAMETER, _deal_of, _parse_day
@@ -31,6 +33,7 @@ class MarkSerializer(serializers.Serializer):
     time_ms = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)
     counted = serializers.BooleanField(help_text="On the board; false while the result is under review.")
+    attempt = AttemptSerializer(help_text="The won attempt's state (as a game's `attempt`).")
     review = serializers.CharField()
     faster_than_percent = serializers.IntegerField(
         allow_null=True,
@@ -112,6 +115,7 @@ class DailyStandingApi(ApiView):
                 "moves": me.moves,
                 "counted": me.counted,
                 "review": me.review,
+                "attempt": attempt_fields(me.state),
                 "faster_than_percent": me.faster_than_percent,
                 "slower": me.slower,
                 "tied": me.tied,
@@ -126,6 +130,7 @@ class DailyStandingApi(ApiView):
 class ArchiveMineSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="`playing`, `won`, or `closed` (its day ended before the win).")
     review = serializers.CharField(allow_null=True)
+    attempt = AttemptSerializer(help_text="The attempt's state (as a game's `attempt`).")
     time_ms = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField()
     rank = serializers.IntegerField(allow_null=True, help_text="On the day's board (null: not on it).")

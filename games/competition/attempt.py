@@ -8,7 +8,12 @@ transition. An account's first game of a day's deal is its ranked attempt::
       └──attempt_close / attempts_close (the day's end, 00:00 UTC)──▶ closed (practice from then on)
     (and staff may reject a result on the board: verified, approved → rejected)
 
-The state is read from the game's row (``ranked``, ``closed_at``, ``review``): open until it is
+The state has one reader, :func:`attempt_state`: from the game's row (``ranked``, ``closed_at``,
+``review``) and the clock, so an attempt not won by 00:00 UTC is closed at once, before the close
+task sets its ``closed_at``. It has one writer, :func:`attempt_change`: every change is a
+conditional update from the states :data:`TRANSITIONS` allows, and a refused change raises
+(:class:`ChangeRefused`). The API sends the state with whether it counts and may be shared
+(:attr:`AttemptState.counts`, :attr:`AttemptState.shareable`); the pages show them. Open until it is
 won or its day ends; a win before the day's end waits (``pending``) for its review, which the
 task ``games.ranked_win_review`` runs (sent on the win's commit; never the request): the log is
 replayed from the deal and must reproduce the stored game, else ``invalid``; it is ``held`` for
@@ -28,16 +33,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from typing import Any, Final
 from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
@@ -60,6 +65,17 @@ class AttemptState(StrEnum):
     APPROVED = ReviewChoices.APPROVED.value
     REJECTED = ReviewChoices.REJECTED.value
 
+    @property
+    def counts(self) -> bool:
+        """Its result counts (on the board): verified, or approved by staff."""
+        return self in (AttemptState.VERIFIED, AttemptState.APPROVED)
+
+    @property
+    def shareable(self) -> bool:
+        """A win that may be shared: being checked, counted or under review; never a rejected or
+        invalid one (no result), nor an attempt not won (nothing to share)."""
+        return self in (AttemptState.PENDING, AttemptState.VERIFIED, AttemptState.HELD, AttemptState.APPROVED)
+
 
 #: The transitions there are; every other change of state is refused.
 TRANSITIONS: Final[dict[AttemptState, frozenset[AttemptState]]] = {
@@ -72,7 +88,8 @@ TRANSITIONS: Final[dict[AttemptState, frozenset[AttemptState]]] = {
 
 
 class HoldReason(StrEnum):
-    """Why a ranked win is held; the review's reason text lists each as ``<reason>: <detail>``."""
+    """Why a ranked win is held: kept as these values (``Game.hold_reasons``); the review's reason
+    text, ``<reason>: <detail>; ...``, is for staff and never read back."""
 
     TIME = "time"  # won in under RANKED_REVIEW_MIN_TIME_MS in all
     PACE = "pace"  # a median gap between moves under RANKED_REVIEW_MIN_MEDIAN_GAP_MS
@@ -84,23 +101,46 @@ class HoldReason(StrEnum):
 REASON_LENGTH: Final = Game._meta.get_field("review_reason").max_length or 120
 
 
-def attempt_state(game: Game) -> AttemptState | None:
-    """Where a ranked attempt stands; ``None`` for any other game."""
-    if not game.ranked:
+def attempt_state(game: Game, now: datetime) -> AttemptState | None:
+    """Where a ranked attempt stands at ``now``; ``None`` for any other game."""
+    return state_of(
+        ranked=game.ranked,
+        daily=game.daily,
+        status=game.status,
+        closed_at=game.closed_at,
+        review=game.review,
+        now=now,
+    )
+
+
+def state_of(
+    *, ranked: bool, daily: date | None, status: str, closed_at: datetime | None, review: str, now: datetime
+) -> AttemptState | None:
+    """:func:`attempt_state` of a game's fields as a query gives them (``values()``): closed once
+    its day is over unless it was won before, whether or not the close task has run yet."""
+    if not ranked or daily is None:
         return None
-    if game.closed_at is not None:
+    if closed_at is not None:
         return AttemptState.CLOSED
-    if not game.review:
-        return AttemptState.OPEN
-    return AttemptState(game.review)
+    if status != StatusChoices.WON and clock.is_over(daily, now):
+        return AttemptState.CLOSED
+    if review:
+        return AttemptState(review)
+    return AttemptState.OPEN
 
 
-def held_reasons(game: Game) -> list[HoldReason]:
-    """The reasons a held game was held for, read from its review's reason text."""
+def attempt_fields(state: AttemptState | None) -> dict[str, Any] | None:
+    """The ``attempt`` of the API's answers: its state, whether it counts, whether it may be shared."""
+    if state is None:
+        return None
+    return {"state": state.value, "counts": state.counts, "shareable": state.shareable}
+
+
+def hold_reasons(game: Game) -> list[HoldReason]:
+    """The reasons a held game was held for (none if it is not held)."""
     if game.review != ReviewChoices.HELD:
         return []
-    found = (part.split(":", 1)[0].strip() for part in game.review_reason.split(";"))
-    return [HoldReason(code) for code in found if code in HoldReason._value2member_map_]
+    return [HoldReason(reason) for reason in game.hold_reasons or ()]
 
 
 #: What a held win tells its player of why (docs/fair-play.md, "The player sees why"): the kind of
@@ -118,7 +158,7 @@ def held_for(game: Game) -> list[str] | None:
     """The kinds of check that hold ``game``'s win (``pace``, ``accounts``, ``play``), None if it is not held."""
     if game.review != ReviewChoices.HELD:
         return None
-    kinds = {HOLD_KINDS[reason] for reason in held_reasons(game)}
+    kinds = {HOLD_KINDS[reason] for reason in hold_reasons(game)}
     return sorted(kinds) or ["pace"]
 
 
@@ -129,23 +169,89 @@ def review_by(game: Game) -> datetime | None:
     return clock.day_end(game.daily) + timedelta(hours=settings.FAIRPLAY_REVIEW_HOURS)
 
 
+# -- the one writer: a conditional update from the states the table allows ------------------------
+
+
+class ChangeRefused(Exception):
+    """A change of an attempt's state that was not made: :data:`TRANSITIONS` has no such change
+    (``allowed`` false), or a row was not in the state it was changed from (changed meanwhile)."""
+
+    def __init__(self, source: Collection[AttemptState], target: AttemptState, *, allowed: bool) -> None:
+        self.source = tuple(source)
+        self.target = target
+        self.allowed = allowed
+        names = "|".join(state.value for state in self.source)
+        why = "the row was no longer in that state" if allowed else "no such transition"
+        super().__init__(f"attempt change {names} → {target.value} refused: {why}")
+
+
+def transition_check(source: AttemptState | Collection[AttemptState], target: AttemptState) -> list[AttemptState]:
+    """The states a change to ``target`` starts from (``source``, or every state the table lets
+    reach ``target``); :class:`ChangeRefused` if the table has not each of them."""
+    sources = [source] if isinstance(source, AttemptState) else list(source)
+    if not sources:
+        sources = [state for state, targets in TRANSITIONS.items() if target in targets]
+    if not sources or any(target not in TRANSITIONS.get(state, ()) for state in sources):
+        raise ChangeRefused(sources, target, allowed=False)
+    return sources
+
+
+def _in_state(state: AttemptState) -> Q:
+    if state is AttemptState.OPEN:
+        return Q(review="", closed_at__isnull=True, status=StatusChoices.PLAYING)
+    if state is AttemptState.CLOSED:
+        return Q(closed_at__isnull=False)
+    return Q(review=state.value)
+
+
+def attempt_change(
+    games: QuerySet[Game],
+    *,
+    target: AttemptState,
+    source: AttemptState | Collection[AttemptState] = (),
+    expected: int | None = None,
+    **fields: Any,
+) -> int:
+    """Change the state of the ranked attempts among ``games`` that are in ``source`` (default:
+    every state :data:`TRANSITIONS` lets reach ``target``) to ``target``, with ``fields``, in one
+    conditional update; returns how many. Refused (:class:`ChangeRefused`) if the table has no such
+    change, or if fewer than ``expected`` rows were in a source state (one changed meanwhile)."""
+    sources = transition_check(source, target)
+    rows = Q()
+    for state in sources:
+        rows |= _in_state(state)
+    if target is AttemptState.CLOSED:
+        assert "closed_at" in fields, "a close says when"
+    elif target is not AttemptState.OPEN:
+        fields["review"] = target.value
+    changed = games.filter(rows, ranked=True).update(**fields)
+    if expected is not None and changed < expected:
+        raise ChangeRefused(sources, target, allowed=True)
+    return changed
+
+
 # -- open → closed, open → pending: on the move's path, in memory, no query -------------------------
+# (the row is locked, select_for_update, and saved with the move: the table is checked here too)
 
 
 def attempt_close(game: Game, *, now: datetime) -> list[str]:
     """open → closed, for a move that comes after the day's end before the beat's close did: the
     game is practice from then on, whatever that move does. Returns the fields it set."""
-    if attempt_state(game) is not AttemptState.OPEN or game.daily is None or not clock.is_over(game.daily, now):
+    if not game.ranked or game.daily is None or game.closed_at is not None or game.review:
+        return []  # not an open attempt
+    if not clock.is_over(game.daily, now):
         return []
+    transition_check(AttemptState.OPEN, AttemptState.CLOSED)
     game.closed_at = clock.day_end(game.daily)
     return ["closed_at"]
 
 
-def attempt_win(game: Game) -> list[str]:
+def attempt_win(game: Game, *, now: datetime) -> list[str]:
     """open → pending: the winning move of an open attempt (its day not over: :func:`attempt_close`
     comes first); the review task checks it before it counts. Returns the fields it set."""
-    if attempt_state(game) is not AttemptState.OPEN:
+    if attempt_state(game, now) is not AttemptState.OPEN:
         return []
+    transition_check(AttemptState.OPEN, AttemptState.PENDING)
     game.review = ReviewChoices.PENDING
     return ["review"]
 
@@ -185,7 +291,12 @@ def attempts_close(*, now: datetime | None = None) -> int:
     closed = 0
     for day in open_attempts.values_list("daily", flat=True).distinct().order_by():
         assert day is not None  # daily__lt leaves out the games without a day
-        closed += open_attempts.filter(daily=day).update(closed_at=clock.day_end(day))
+        closed += attempt_change(
+            open_attempts.filter(daily=day),
+            source=AttemptState.OPEN,
+            target=AttemptState.CLOSED,
+            closed_at=clock.day_end(day),
+        )
     return closed
 
 
@@ -201,13 +312,22 @@ def attempt_review(*, game_id: UUID | str) -> str | None:
     if game.review != ReviewChoices.PENDING:
         return game.review
     entries = moves_read([game.pk])[game.pk]
-    review, reason = _verdict(game, entries)
-    with transaction.atomic():
-        changed = Game.objects.filter(pk=game.pk, review=ReviewChoices.PENDING).update(
-            review=review, review_reason=reason[:REASON_LENGTH]
-        )
-        if changed:
+    review, reasons, reason = _verdict(game, entries)
+    try:
+        with transaction.atomic():
+            attempt_change(
+                Game.objects.filter(pk=game.pk),
+                source=AttemptState.PENDING,
+                target=AttemptState(review),
+                expected=1,
+                review_reason=reason[:REASON_LENGTH],
+                hold_reasons=[held.value for held in reasons],
+            )
             results_changed_send(game_ids=[str(game.pk)])
+    except ChangeRefused as refused:
+        if not refused.allowed:
+            raise
+        # decided meanwhile (another run of the task), or gone: left as it is
     # (None if the game went meanwhile: its account was deleted)
     return Game.objects.filter(pk=game.pk).values_list("review", flat=True).first()
 
@@ -220,19 +340,20 @@ def attempts_pending(*, before: datetime) -> list[str]:
     return [str(pk) for pk in pending.order_by().values_list("pk", flat=True)]
 
 
-def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[str, str]:
+def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[str, list[HoldReason], str]:
+    """The review's verdict, the reasons it holds the win for, and the text staff read."""
     seqs = [seq for seq, _, _ in entries]
     if seqs != list(range(1, len(entries) + 1)) or len(entries) != game.moves:
-        return ReviewChoices.INVALID, f"the log has {len(entries)} entries for {game.moves} moves"
+        return ReviewChoices.INVALID, [], f"the log has {len(entries)} entries for {game.moves} moves"
     try:
         replayed = EngineGame.new(GameCode.parse(game.code))
         for _ in replay(replayed, [move for _, move, _ in entries]):
             pass
         stored = EngineGame.from_state(game.state)
     except (BadCode, BadMove, IllegalMove, ValueError, KeyError) as exc:
-        return ReviewChoices.INVALID, f"the log does not replay: {exc}"
+        return ReviewChoices.INVALID, [], f"the log does not replay: {exc}"
     if replayed != stored or not replayed.is_won:
-        return ReviewChoices.INVALID, "the log does not reproduce the stored game"
+        return ReviewChoices.INVALID, [], "the log does not reproduce the stored game"
     pace = Pace.of([at for _, _, at in entries])
     suspects.suspect_mark(game=game, pace=pace)  # a win is an attempt too
     reasons = _hold_reasons(game, pace)
@@ -241,8 +362,9 @@ def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[
         if report.clairvoyant:
             reasons.append((HoldReason.CLAIRVOYANT, _clairvoyance_detail(report)))
     if reasons:
-        return ReviewChoices.HELD, "; ".join(f"{reason}: {detail}" for reason, detail in reasons)
-    return ReviewChoices.VERIFIED, f"replayed {len(entries)} moves; median gap {pace.median_gap_ms:.0f} ms"
+        text = "; ".join(f"{reason}: {detail}" for reason, detail in reasons)
+        return ReviewChoices.HELD, [reason for reason, _ in reasons], text
+    return ReviewChoices.VERIFIED, [], f"replayed {len(entries)} moves; median gap {pace.median_gap_ms:.0f} ms"
 
 
 def _hold_reasons(game: Game, pace: Pace) -> list[tuple[HoldReason, str]]:
@@ -345,13 +467,22 @@ def clairvoyance_pending(*, day: Any) -> list[str]:
 def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> bool:
     """verified → held, for a reason found after the review (a linked account turned suspect
     before the day closed); returns whether it was held now. Only a verified win is."""
-    with transaction.atomic():
-        held = Game.objects.filter(pk=game_id, ranked=True, review=ReviewChoices.VERIFIED).update(
-            review=ReviewChoices.HELD, review_reason=f"{reason}: {detail}"[:REASON_LENGTH]
-        )
-        if held:
+    try:
+        with transaction.atomic():
+            attempt_change(
+                Game.objects.filter(pk=game_id),
+                source=AttemptState.VERIFIED,
+                target=AttemptState.HELD,
+                expected=1,
+                review_reason=f"{reason}: {detail}"[:REASON_LENGTH],
+                hold_reasons=[reason.value],
+            )
             results_changed_send(game_ids=[str(game_id)])
-    return bool(held)
+    except ChangeRefused as refused:
+        if not refused.allowed:
+            raise
+        return False  # not verified (held already, pending, rejected...): left as it is
+    return True
 
 
 def day_close(*, now: datetime | None = None) -> tuple[int, int]:
@@ -408,18 +539,21 @@ def attempts_reject(*, game_ids: list[Any], by: Any, now: datetime | None = None
 def sources(target: AttemptState) -> list[str]:
     """The states :data:`TRANSITIONS` lets an attempt leave for ``target`` (as review values): a
     change is written only from one of them (a conditional update), so the table decides."""
-    return [state.value for state, targets in TRANSITIONS.items() if target in targets]
+    return [state.value for state in transition_check((), target)]
 
 
 def _decide(game_ids: list[Any], decision: str, *, by: Any, now: datetime | None) -> list[str]:
     now = now or timezone.now()
+    target = AttemptState(decision)
     with transaction.atomic():
         held = list(
             Game.objects.select_for_update()
-            .filter(pk__in=game_ids, ranked=True, review__in=sources(AttemptState(decision)))
+            .filter(pk__in=game_ids, ranked=True, review__in=sources(target))
             .values_list("pk", flat=True)
         )
-        Game.objects.filter(pk__in=held).update(review=decision, reviewed_by=by, reviewed_at=now)
+        attempt_change(
+            Game.objects.filter(pk__in=held), target=target, expected=len(held), reviewed_by=by, reviewed_at=now
+        )
         decided = [str(pk) for pk in held]
         if decided:
             results_changed_send(game_ids=decided)

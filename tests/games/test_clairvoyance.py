@@ -187,6 +187,7 @@ def test_a_held_win_tells_its_player_the_kind_of_check_and_when_staff_look(setti
         time_ms=40_000,
         review="held",
         review_reason="time: won in 40000 ms in all; clairvoyant: 4 of 50 decisions, z = 5.0",
+        hold_reasons=["time", "clairvoyant"],
     )
     state = factories.token_client(owner).get(f"/api/v1/games/{game.pk}").json()
     assert state["held_for"] == ["pace", "play"]

@@ -162,13 +162,13 @@ def test_an_unknown_packed_format_is_refused() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_packs_the_logs_of_games_won_before_and_back() -> None:
     before, after = [("games", "0019_packed_log")], [("games", "0020_pack_won_logs")]
+    owner = factories.user()
+    game = won_with_rows(owner)  # written with the current models, then taken back to 0019
+    playing = factories.played(owner, CODE, ["t7:TS>t2"])
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
-    owner = factories.user()
-    game = won_with_rows(owner)  # written with the current models: the same columns as at 0019
     rows = list(old.get_model("games", "MoveLog").objects.filter(game_id=game.pk).order_by("seq").values())
-    playing = factories.played(owner, CODE, ["t7:TS>t2"])
 
     executor = MigrationExecutor(connection)
     executor.migrate(after)

@@ -45,10 +45,25 @@ def test_past_days_newest_first_with_their_figures_and_my_result(today: Any, acc
         "winners": 3,
         "winning_time_ms": 65_000,
         "par": 80,
-        "me": {"status": "won", "review": "verified", "time_ms": 90_000, "moves": 100, "rank": 3},
+        "me": {
+            "status": "won",
+            "review": "verified",
+            "attempt": {"state": "verified", "counts": True, "shareable": True},
+            "time_ms": 90_000,
+            "moves": 100,
+            "rank": 3,
+        },
     }
     assert rows[1]["me"]["status"] == "closed" and rows[1]["me"]["rank"] is None
-    assert rows[2]["me"] == {"status": "closed", "review": None, "time_ms": None, "moves": 12, "rank": None}
+    closed = {"state": "closed", "counts": False, "shareable": False}
+    assert rows[2]["me"] == {
+        "status": "closed",
+        "review": None,
+        "attempt": closed,
+        "time_ms": None,
+        "moves": 12,
+        "rank": None,
+    }
     assert rows[2]["winners"] == 0 and rows[2]["winning_time_ms"] is None
     assert "YU1-C-AAAAAAT" not in str(body)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from games import signals
@@ -58,13 +59,71 @@ def test_staff_decide_exactly_the_documented_changes(account, today, decision):
 
 
 def test_the_state_is_read_from_the_row(account, today):
-    assert attempt.attempt_state(factories.game(owner=account, daily=today)) is None  # practice
+    now = timezone.now()
+    assert attempt.attempt_state(factories.game(owner=account, daily=today), now) is None  # practice
     game = _open(account, today)
-    assert attempt.attempt_state(game) is S.OPEN
+    assert attempt.attempt_state(game, now) is S.OPEN
     game.review = "held"
-    assert attempt.attempt_state(game) is S.HELD
+    assert attempt.attempt_state(game, now) is S.HELD
     game.closed_at = clock.day_end(today)
-    assert attempt.attempt_state(game) is S.CLOSED
+    assert attempt.attempt_state(game, now) is S.CLOSED
+
+
+def test_an_attempt_not_won_is_closed_at_midnight_before_the_close_task_runs(account, player, todays_deal, today):
+    """Between 00:00 UTC and the close task the row still says open: the state, the game's answer
+    and the day's answer say closed all the same (one reader, the clock included)."""
+    game = _open(account, today)
+    midnight = clock.day_end(today)
+    assert attempt.attempt_state(game, midnight - timedelta(microseconds=1)) is S.OPEN
+    assert attempt.attempt_state(game, midnight) is S.CLOSED
+    won = won_ranked_game(owner=factories.user(), day=today, time_ms=90_000, review="held")
+    assert attempt.attempt_state(won, midnight) is S.HELD  # a win before the close stays a win
+    closed = {"state": "closed", "counts": False, "shareable": False}
+    with time_machine.travel(midnight + timedelta(seconds=1), tick=False):
+        state = player.get(f"/api/v1/games/{game.pk}").json()
+        day = player.get(f"/api/v1/daily/{today.isoformat()}").json()["attempt"]
+    assert Game.objects.get(pk=game.pk).closed_at is None  # the close task has not run
+    assert state["attempt"] == closed and state["closed"] and state["ranked"] is False
+    assert {key: day[key] for key in closed} == closed and day["status"] == "closed"
+
+
+@pytest.mark.parametrize(
+    ("state", "counts", "shareable"),
+    [
+        ("open", False, False),
+        ("closed", False, False),
+        ("pending", False, True),
+        ("verified", True, True),
+        ("held", False, True),
+        ("approved", True, True),
+        ("rejected", False, False),
+        ("invalid", False, False),
+    ],
+)
+def test_each_state_says_whether_it_counts_and_may_be_shared(state, counts, shareable):
+    assert attempt.attempt_fields(S(state)) == {"state": state, "counts": counts, "shareable": shareable}
+
+
+def test_a_change_the_table_has_not_is_refused(account, today):
+    game = won_ranked_game(owner=account, day=today, time_ms=90_000, review="invalid")
+    rows = Game.objects.filter(pk=game.pk)
+    with pytest.raises(attempt.ChangeRefused) as refused:
+        attempt.attempt_change(rows, source=S.INVALID, target=S.APPROVED, expected=1)
+    assert not refused.value.allowed
+    with pytest.raises(attempt.ChangeRefused):
+        attempt.attempt_change(rows, source=S.REJECTED, target=S.PENDING)  # nothing leaves rejected
+    assert Game.objects.get(pk=game.pk).review == "invalid"
+
+
+def test_a_change_from_a_state_the_row_is_not_in_is_refused(account, today):
+    game = won_ranked_game(owner=account, day=today, time_ms=90_000, review="verified")
+    rows = Game.objects.filter(pk=game.pk)
+    with pytest.raises(attempt.ChangeRefused) as refused:
+        attempt.attempt_change(rows, source=S.HELD, target=S.APPROVED, expected=1)  # the table has it
+    assert refused.value.allowed
+    assert Game.objects.get(pk=game.pk).review == "verified"
+    assert attempt.attempt_change(rows, source=S.VERIFIED, target=S.HELD, expected=1, hold_reasons=["linked"]) == 1
+    assert attempt.hold_reasons(Game.objects.get(pk=game.pk)) == [HoldReason.LINKED]
 
 
 # -- open → pending ----------------------------------------------------------------------------
@@ -72,13 +131,13 @@ def test_the_state_is_read_from_the_row(account, today):
 
 def test_winning_an_open_attempt_makes_it_pending_and_nothing_else_does(account, today):
     game = _open(account, today)
-    assert attempt.attempt_win(game) == ["review"] and game.review == "pending"
-    assert attempt.attempt_win(game) == []  # pending: no second win
+    assert attempt.attempt_win(game, now=timezone.now()) == ["review"] and game.review == "pending"
+    assert attempt.attempt_win(game, now=timezone.now()) == []  # pending: no second win
 
     practice = factories.game(owner=account, daily=today)
     closed = _open(factories.user(), today)
     closed.closed_at = clock.day_end(today)
-    assert attempt.attempt_win(practice) == attempt.attempt_win(closed) == []
+    assert attempt.attempt_win(practice, now=timezone.now()) == attempt.attempt_win(closed, now=timezone.now()) == []
     assert practice.review == closed.review == ""
 
 
@@ -135,7 +194,7 @@ def test_the_review_verifies_a_human_win_and_sends_one_event(
     player, todays_deal, events, django_capture_on_commit_callbacks
 ):
     game_id = _pending(player, pace_ms=700)
-    assert attempt.attempt_state(Game.objects.get(pk=game_id)) is S.PENDING
+    assert attempt.attempt_state(Game.objects.get(pk=game_id), timezone.now()) is S.PENDING
     with django_capture_on_commit_callbacks(execute=True):
         assert attempt.attempt_review(game_id=game_id) == "verified"
         assert attempt.attempt_review(game_id=game_id) == "verified"  # decided once
@@ -153,7 +212,7 @@ def test_the_review_holds_a_win_for_every_reason_that_applies(
         assert attempt.attempt_review(game_id=game_id) == "held"
 
     game = Game.objects.get(pk=game_id)
-    assert attempt.held_reasons(game) == [HoldReason.TIME, HoldReason.PACE]
+    assert attempt.hold_reasons(game) == [HoldReason.TIME, HoldReason.PACE]
     assert "in all" in game.review_reason and "median gap between moves 200 ms" in game.review_reason
     assert events == [[game_id]] and not DailyResult.objects.exists()
 
@@ -163,7 +222,7 @@ def test_the_review_finds_a_log_that_does_not_replay_invalid(player, todays_deal
     Game.objects.filter(pk=game_id).update(moves=3)
 
     assert attempt.attempt_review(game_id=game_id) == "invalid"
-    assert attempt.attempt_state(Game.objects.get(pk=game_id)) is S.INVALID
+    assert attempt.attempt_state(Game.objects.get(pk=game_id), timezone.now()) is S.INVALID
 
 
 def test_a_lost_review_task_is_made_up_by_the_beat(player, todays_deal, django_capture_on_commit_callbacks):
@@ -201,7 +260,7 @@ def test_only_a_verified_win_is_held_after_its_review(account, today, events, dj
             assert Game.objects.get(pk=game.pk).review == review
 
     verified.refresh_from_db()
-    assert verified.review == "held" and attempt.held_reasons(verified) == [HoldReason.LINKED_SUSPECT]
+    assert verified.review == "held" and attempt.hold_reasons(verified) == [HoldReason.LINKED_SUSPECT]
     assert events == [[str(verified.pk)]]
 
 
@@ -248,3 +307,33 @@ def test_staff_reject_a_held_or_a_counted_result_and_rejected_is_final(
         invalid.pk: "invalid",
     }
     assert attempt.attempts_reject(game_ids=wanted, by=referee, now=now) == []  # final
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_the_reasons_of_the_wins_held_before_as_typed_values() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("games", "0021_under_review_index")], [("games", "0022_game_hold_reasons")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    owner = old.get_model("auth", "User").objects.create(username="held-before")
+    OldGame = old.get_model("games", "Game")
+    fields = {"owner": owner, "code": "YU1-C-AAAAAAB", "rule": "classic", "ranked": True, "status": "won", "state": {}}
+    held = OldGame.objects.create(
+        **fields,
+        daily=clock.today(),
+        review="held",
+        review_reason="time: won in 40000 ms in all; linked: shares a device",
+    )
+    verified = OldGame.objects.create(
+        **fields, daily=clock.today() - timedelta(days=1), review="verified", review_reason="replayed 90 moves"
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert attempt.hold_reasons(Game.objects.get(pk=held.pk)) == [HoldReason.TIME, HoldReason.LINKED]
+    assert Game.objects.get(pk=verified.pk).hold_reasons == []

@@ -90,6 +90,9 @@ def test_posting_daily_starts_todays_deal_as_the_accounts_ranked_attempt(player,
     body = player.get("/api/v1/daily").json()
     assert body["played"] == 1
     assert body["attempt"] == {
+        "state": "open",
+        "counts": False,
+        "shareable": False,
         "game": state["id"],
         "status": "playing",
         "review": None,

@@ -51,6 +51,7 @@ def test_percentile_counts_strictly_slower_players_and_a_tie_is_not_beaten(yeste
         "time_ms": 60_000,
         "moves": 100,
         "counted": True,
+        "attempt": {"state": "verified", "counts": True, "shareable": True},
         "review": "verified",
         "faster_than_percent": 100,
         "slower": 3,

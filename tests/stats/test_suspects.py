@@ -89,7 +89,7 @@ def test_a_win_linked_to_a_suspect_that_played_before_it_is_held(
     game = _win(_client(200), django_capture_on_commit_callbacks)
 
     assert game.review == "held"
-    assert attempt.held_reasons(game) == [HoldReason.LINKED, HoldReason.LINKED_SUSPECT]
+    assert attempt.hold_reasons(game) == [HoldReason.LINKED, HoldReason.LINKED_SUSPECT]
     assert DailySuspect.objects.filter(user_id=scout.owner_id, day=today).exists()  # marked by the review
     assert not DailyResult.objects.exists()
 
@@ -106,7 +106,7 @@ def test_a_win_is_held_at_the_close_when_a_linked_account_plays_at_an_inhuman_pa
 
     assert (closed, held) == (1, 1)
     game.refresh_from_db()
-    assert game.review == "held" and attempt.held_reasons(game) == [HoldReason.LINKED_SUSPECT]
+    assert game.review == "held" and attempt.hold_reasons(game) == [HoldReason.LINKED_SUSPECT]
     assert not DailyResult.objects.exists()  # off the board: stats listened to the event
     board = player.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
     assert board["entries"] == []
@@ -160,7 +160,7 @@ def test_a_bot_win_marks_its_account_suspect_and_holds_a_linked_win(
 
     game = _win(_client(200), django_capture_on_commit_callbacks)
 
-    assert HoldReason.LINKED_SUSPECT in attempt.held_reasons(game)
+    assert HoldReason.LINKED_SUSPECT in attempt.hold_reasons(game)
 
 
 def test_a_move_reads_nothing_of_the_fair_play_tables(player, today, todays_deal):

@@ -28,8 +28,8 @@ function mine(me) {
   if (me.status === "closed") return t("games.closed");
   if (me.status !== "won") return t("games.playing");
   const figures = me.time_ms != null ? `${formatTime(me.time_ms)} · ${tn("moves", me.moves)}` : tn("moves", me.moves);
-  if (me.review === "held") return `${figures} (${t("archive.review.held")})`;
-  if (me.review === "rejected" || me.review === "invalid") return `${figures} (${t("archive.review.rejected")})`;
+  if (me.attempt.state === "held") return `${figures} (${t("archive.review.held")})`;
+  if (!me.attempt.shareable) return `${figures} (${t("archive.review.rejected")})`; // rejected or invalid
   return figures;
 }
 

@@ -23,7 +23,6 @@ userReady.then((user) => settings.loadAccount(user));
 const TOP = 10; // lines of today's board shown here; the leaderboards page has them all
 const RETRY_SECONDS = { fallback: 5, min: 1, max: 300 };
 const LIVE_MS = 60_000; // the live counts (started, won) are asked for again this often
-const REJECTED = new Set(["rejected", "invalid"]); // no result to share
 const REVIEW_TEXT = { held: "daily.review.held", rejected: "daily.review.rejected", invalid: "daily.review.invalid" };
 
 /** Why a won attempt is not on the board (or null while it is being checked): a held one says
@@ -230,7 +229,7 @@ async function standing(attempt, date) {
     rankedResult({ id: attempt.game, answer: attempt, date }).then(async (text) => {
       setStatus(withFigures(text));
       const found = await whereYouStand(date); // again: the result is on the board now
-      if (!REJECTED.has(attempt.review)) {
+      if (attempt.shareable) {
         showShare($("daily-share"), { gameId: attempt.game, date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found, heldFor: attempt.held_for });
       }
     });
@@ -354,7 +353,7 @@ async function won(state) {
     /* as it was */
   }
   const found = await whereYouStand(date, { dialog: $("win-standing") });
-  if (!REJECTED.has(now.review)) {
+  if (now.attempt && now.attempt.shareable) {
     showShare($("win-share"), { gameId: state.id, date, timeMs: state.elapsed_ms, moves: state.moves, standing: found, heldFor: now.held_for });
   }
 }

@@ -54,13 +54,11 @@ async function live(date) {
   line.textContent = liveCounts(standing);
   line.hidden = standing.over || date !== todayUtc();
   const me = standing.me;
-  if (me && !me.counted && REVIEWING.has(me.review)) {
+  if (me && !me.counted && me.attempt.shareable && !me.attempt.counts) {
     review.textContent = t("lb.review.mine", { time: formatTime(me.time_ms), moves: tn("movesWith", me.moves) });
     review.hidden = false;
   }
 }
-
-const REVIEWING = new Set(["pending", "held"]);
 
 /** One line of the board: the player's name (their statistics) with a check mark if the server
  *  replayed the win, and for a past day's top 10 a link to watch the game (`replay`: its id). */

@@ -50,8 +50,6 @@ function start(state, { push = false, resumed = false } = {}) {
   performance.mark("board-rendered");
 }
 
-const REJECTED = new Set(["rejected", "invalid"]); // no result to share
-
 /** The win dialog; for a won ranked daily attempt (also one opened again, ?game=<id>) where it
  *  stands and the text to share, in the dialog and on the page below the table (reachable after
  *  the dialog is closed). Their modules are loaded only then: the play page stays light. */
@@ -62,7 +60,7 @@ async function won(state) {
   const board = $("win-rank"); // the day's board, where the rank is
   board.href = counted ? `/leaderboards?date=${encodeURIComponent(state.daily)}` : "/leaderboards";
   board.hidden = !counted;
-  if (!counted || REJECTED.has(state.review)) return;
+  if (!counted || !(state.attempt && state.attempt.shareable)) return; // the server says what may be shared
   const [{ renderStanding, settledStanding }, { showShare }] = await Promise.all([
     import("./standing.js"),
     import("./share.js"),
@@ -73,7 +71,7 @@ async function won(state) {
     renderStanding($("win-standing"), found);
     renderStanding($("play-standing"), found);
   }
-  if (found && found.me && REJECTED.has(found.me.review)) return;
+  if (found && found.me && !found.me.attempt.shareable) return;
   await showShare([$("win-share"), $("play-share")], {
     gameId: state.id,
     date: state.daily,
