@@ -20,10 +20,10 @@ so a reader sees one whole form or the other, never a half.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
@@ -49,6 +49,7 @@ FORMAT = 1
 #: Games looked at in one query of :func:`logs_pack_pending`.
 BATCH = 500
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+Entry = TypeVar("Entry")
 
 
 class Played(NamedTuple):
@@ -75,29 +76,42 @@ class LogEntry:
 def moves_read(game_ids: Iterable[Any]) -> dict[Any, list[Played]]:
     """The logged moves (texts and times) of the games ``game_ids``, by id, oldest first: one query
     for the rows, and one for the packed logs of the games that have none."""
-    logs: dict[Any, list[Played]] = {game_id: [] for game_id in game_ids}
-    rows = MoveLog.objects.filter(game_id__in=list(logs)).order_by("game_id", "seq")
-    for game_id, seq, move, at in rows.values_list("game_id", "seq", "move", "created_at").iterator(chunk_size=5000):
-        logs[game_id].append(Played(seq, move, at))
-    rest = [game_id for game_id, entries in logs.items() if not entries]
-    if rest:
-        for game_id, data in PackedLog.objects.filter(game_id__in=rest).values_list("game_id", "data"):
-            logs[game_id] = [Played(seq, move, at) for seq, (move, at) in enumerate(unpack(bytes(data)), start=1)]
-    return logs
+    return _read(
+        game_ids,
+        ("seq", "move", "created_at"),
+        Played,
+        lambda game_id, packed: [Played(seq, move, at) for seq, (move, at) in enumerate(packed, start=1)],
+    )
 
 
 def logs_read(codes: Mapping[Any, str]) -> dict[Any, list[LogEntry]]:
     """The whole logs of the games ``codes`` names (game id: its code), by id: the rows as they
     are, a packed log replayed on its deal for what each entry did."""
-    logs: dict[Any, list[LogEntry]] = {game_id: [] for game_id in codes}
+    return _read(
+        codes,
+        ("seq", "move", "points", "flipped", "created_at"),
+        LogEntry,
+        lambda game_id, packed: _entries(codes[game_id], packed),
+    )
+
+
+def _read(
+    game_ids: Iterable[Any],
+    columns: tuple[str, ...],
+    entry: Callable[..., Entry],
+    from_packed: Callable[[Any, list[tuple[str, datetime]]], list[Entry]],
+) -> dict[Any, list[Entry]]:
+    """The one reading of both forms: each game's rows (``columns``, made into ``entry``), and for
+    the games without rows their packed log (made into entries by ``from_packed``). Rows first: a
+    game packed in between has its packed log by the time the second query runs."""
+    logs: dict[Any, list[Entry]] = {game_id: [] for game_id in game_ids}
     rows = MoveLog.objects.filter(game_id__in=list(logs)).order_by("game_id", "seq")
-    columns = ("game_id", "seq", "move", "points", "flipped", "created_at")
-    for game_id, seq, move, points, flipped, at in rows.values_list(*columns).iterator(chunk_size=5000):
-        logs[game_id].append(LogEntry(seq, move, points, flipped, at))
+    for game_id, *values in rows.values_list("game_id", *columns).iterator(chunk_size=5000):
+        logs[game_id].append(entry(*values))
     rest = [game_id for game_id, entries in logs.items() if not entries]
     if rest:
         for game_id, data in PackedLog.objects.filter(game_id__in=rest).values_list("game_id", "data"):
-            logs[game_id] = _entries(codes[game_id], unpack(bytes(data)))
+            logs[game_id] = from_packed(game_id, unpack(bytes(data)))
     return logs
 
 
