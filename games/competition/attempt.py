@@ -230,8 +230,22 @@ def attempt_change(
     return changed
 
 
+def _change_one(game_id: Any, *, source: AttemptState, target: AttemptState, **fields: Any) -> bool:
+    """One attempt ``source → target`` (:func:`attempt_change`) and its event after the commit;
+    False if the row was not in ``source`` any more (changed meanwhile, or gone): nothing then."""
+    try:
+        with transaction.atomic():
+            attempt_change(Game.objects.filter(pk=game_id), source=source, target=target, expected=1, **fields)
+            results_changed_send(game_ids=[str(game_id)])
+    except ChangeRefused as refused:
+        if not refused.allowed:
+            raise
+        return False
+    return True
+
+
 # -- open → closed, open → pending: on the move's path, in memory, no query -------------------------
-# (the row is locked, select_for_update, and saved with the move: the table is checked here too)
+# (the row is written with the move's own versioned update, games.store: the table is checked here too)
 
 
 def attempt_close(game: Game, *, now: datetime) -> list[str]:
@@ -313,21 +327,14 @@ def attempt_review(*, game_id: UUID | str) -> str | None:
         return game.review
     entries = moves_read([game.pk])[game.pk]
     review, reasons, reason = _verdict(game, entries)
-    try:
-        with transaction.atomic():
-            attempt_change(
-                Game.objects.filter(pk=game.pk),
-                source=AttemptState.PENDING,
-                target=AttemptState(review),
-                expected=1,
-                review_reason=reason[:REASON_LENGTH],
-                hold_reasons=[held.value for held in reasons],
-            )
-            results_changed_send(game_ids=[str(game.pk)])
-    except ChangeRefused as refused:
-        if not refused.allowed:
-            raise
-        # decided meanwhile (another run of the task), or gone: left as it is
+    # (decided meanwhile by another run of the task, or gone: left as it is)
+    _change_one(
+        game.pk,
+        source=AttemptState.PENDING,
+        target=AttemptState(review),
+        review_reason=reason[:REASON_LENGTH],
+        hold_reasons=[held.value for held in reasons],
+    )
     # (None if the game went meanwhile: its account was deleted)
     return Game.objects.filter(pk=game.pk).values_list("review", flat=True).first()
 
@@ -467,22 +474,14 @@ def clairvoyance_pending(*, day: Any) -> list[str]:
 def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> bool:
     """verified → held, for a reason found after the review (a linked account turned suspect
     before the day closed); returns whether it was held now. Only a verified win is."""
-    try:
-        with transaction.atomic():
-            attempt_change(
-                Game.objects.filter(pk=game_id),
-                source=AttemptState.VERIFIED,
-                target=AttemptState.HELD,
-                expected=1,
-                review_reason=f"{reason}: {detail}"[:REASON_LENGTH],
-                hold_reasons=[reason.value],
-            )
-            results_changed_send(game_ids=[str(game_id)])
-    except ChangeRefused as refused:
-        if not refused.allowed:
-            raise
-        return False  # not verified (held already, pending, rejected...): left as it is
-    return True
+    # (not verified: held already, pending, rejected...: left as it is)
+    return _change_one(
+        game_id,
+        source=AttemptState.VERIFIED,
+        target=AttemptState.HELD,
+        review_reason=f"{reason}: {detail}"[:REASON_LENGTH],
+        hold_reasons=[reason.value],
+    )
 
 
 def day_close(*, now: datetime | None = None) -> tuple[int, int]:
