@@ -29,7 +29,7 @@ from django.db.models.functions import Least
 
 from games.competition import attempt as attempts
 from games.competition import clock
-from games.models import COUNTED_REVIEWS, DailyDeal, Game, ReviewChoices, StatusChoices
+from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
 
 from .models import DailyBucket, DailyResult
 
@@ -200,14 +200,16 @@ PENDING: Final = "pending"
 RETRY_AFTER_MS: Final = (1_000, 15_000)
 
 
-def board_wait(*, review: str, counted: bool, won_at: datetime | None, now: datetime) -> tuple[str, int | None]:
+def board_wait(
+    *, state: attempts.AttemptState | None, counted: bool, won_at: datetime | None, now: datetime
+) -> tuple[str, int | None]:
     """Whether a won ranked attempt's place on its board is settled, and if not when to ask again,
     so that a page waits as long as the server says instead of a count of its own. Pending while
     its review has not decided or the board does not show the verdict yet (one task after the win
     and one after the review, :mod:`games.signals`); the wait is half the time since the win, 1 to
     15 s, and none (``None``) once ``RANKED_REVIEW_LOST_AFTER_SECONDS`` have passed since the win:
     a task was lost, the beats make it up, and the page stops asking."""
-    if review != ReviewChoices.PENDING and counted == (review in COUNTED_REVIEWS):
+    if state is not attempts.AttemptState.PENDING and counted == (state is not None and state.counts):
         return READY, None
     since_ms = 0 if won_at is None else max(0, int((now - won_at).total_seconds() * 1000))
     if since_ms >= settings.RANKED_REVIEW_LOST_AFTER_SECONDS * 1000:
@@ -244,8 +246,10 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         equal = part["tied"]
     mine = 1 if counted else 0
     slower = above + slower_within
-    won_at = attempt["finished_at"]
-    board, retry_after_ms = board_wait(review=attempt["review"], counted=counted, won_at=won_at, now=now)
+    state = attempts.state_of(
+        ranked=True, daily=day, status=StatusChoices.WON, closed_at=None, review=attempt["review"], now=now
+    )
+    board, retry_after_ms = board_wait(state=state, counted=counted, won_at=attempt["finished_at"], now=now)
     tied = max(0, equal - mine)
     # ``results`` is the histograms' sum; a result recorded between the reads cannot make the
     # share exceed 100 %.
@@ -254,9 +258,7 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         moves=attempt["moves"],
         counted=counted,
         review=attempt["review"],
-        state=attempts.state_of(
-            ranked=True, daily=day, status=StatusChoices.WON, closed_at=None, review=attempt["review"], now=now
-        ),
+        state=state,
         slower=slower,
         tied=tied,
         others=max(results - mine, slower + tied),
