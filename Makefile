@@ -47,7 +47,7 @@ lint: install
 # the level pyproject.toml's [tool.mypy] sets (see there).
 typecheck: install
 	$(PY) -m mypy --strict games/engine games/solver
-	$(PY) -m mypy accounts common games stats frontend yukon_site
+	$(PY) -m mypy accounts common games stats social frontend yukon_site
 
 # The texts' gettext catalogues (locale/): gather the texts of the code, the templates and the
 # scripts into the .po files, then compile the .mo files, which are committed, so that running the

@@ -246,6 +246,14 @@ class ErrorCode(StrEnum):
     )
     GAME_OVER = "game_over", 422, pgettext_lazy("game_over", "This game is already won.")
 
+    # -- friends and clubs (docs/social.md) ------------------------------------------------------
+    FOLLOW_SELF = "follow_self", 400, pgettext_lazy("follow_self", "You cannot follow yourself.")
+    FOLLOW_LIMIT = (
+        "follow_limit",
+        400,
+        pgettext_lazy("follow_limit", "You already follow {limit} players, the most an account can follow."),
+    )
+
     # -- the server ----------------------------------------------------------------------------
     SERVER_ERROR = "server_error", 500, pgettext_lazy("server_error", "An internal error occurred. Please try again.")
     SERVICE_UNAVAILABLE = (

@@ -29,6 +29,9 @@ DEFAULT_RATES: dict[str, str] = {
     # script guessing which names exist opens hundreds.
     "lookup": "60/minute",
     "lookup_ip": "120/minute",
+    # Following and unfollowing players (docs/social.md).
+    "follow": "60/minute",
+    "follow_ip": "120/minute",
     # New accounts per client address (docs/fair-play.md: accounts cost nothing, and a second one is a
     # scouting tool). Counts only accounts made (``common.throttles.AddressQuota``); "N/day" is
     # per UTC day.

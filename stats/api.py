@@ -37,7 +37,7 @@ DAY_PARAMETER = OpenApiParameter(
 )
 
 
-def _parse_day(text: str) -> date:
+def day_parse(text: str) -> date:
     if _DATE.fullmatch(text):
         try:
             return date.fromisoformat(text)
@@ -46,7 +46,7 @@ def _parse_day(text: str) -> date:
     raise ApplicationError(ErrorCode.BAD_DATE, text=shown(text))
 
 
-def _deal_of(day: date) -> DailyDeal:
+def deal_of_day(day: date) -> DailyDeal:
     """The deal of a day up to today (today's: ``daily_not_ready`` while it is being prepared);
     ``not_found`` otherwise."""
     if clock.is_future(day):
@@ -82,7 +82,7 @@ class DailyTodayApi(ApiView):
         responses={200: DailyDealSerializer, **error_responses(503)},
     )
     def get(self, request: Request) -> Response:
-        return Response(DailyDealSerializer(_deal_body(_deal_of(clock.today()), request)).data)
+        return Response(DailyDealSerializer(_deal_body(deal_of_day(clock.today()), request)).data)
 
 
 class DailyDayApi(ApiView):
@@ -93,7 +93,7 @@ class DailyDayApi(ApiView):
         responses={200: DailyDealSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
-        return Response(DailyDealSerializer(_deal_body(_deal_of(_parse_day(day)), request)).data)
+        return Response(DailyDealSerializer(_deal_body(deal_of_day(day_parse(day)), request)).data)
 
 
 class DailyLeaderboardApi(ApiView):
@@ -105,8 +105,8 @@ class DailyLeaderboardApi(ApiView):
     )
     @from_replica
     def get(self, request: Request, day: str) -> Response:
-        parsed = _parse_day(day)
-        _deal_of(parsed)  # a board only for a day with a deal up to today
+        parsed = day_parse(day)
+        deal_of_day(parsed)  # a board only for a day with a deal up to today
         board = selectors.daily_board(day=parsed, user=request.user)
         if board is None:
             raise ApplicationError(ErrorCode.NOT_FOUND)

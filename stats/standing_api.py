@@ -20,7 +20,7 @@ from games.competition.attempt import attempt_fields
 from games.serializers import AttemptSerializer
 
 from . import archive, standing
-from .api import DAY_PARAMETER, _deal_of, _parse_day
+from .api import DAY_PARAMETER, day_parse, deal_of_day
 
 
 class BarSerializer(serializers.Serializer):
@@ -93,7 +93,7 @@ class DailyStandingApi(ApiView):
         responses={200: StandingSerializer, **error_responses(400, 404, 503)},
     )
     def get(self, request: Request, day: str) -> Response:
-        deal = _deal_of(_parse_day(day))
+        deal = deal_of_day(day_parse(day))
         assert deal.date is not None
         found = standing.daily_standing(day=deal.date, user=request.user, now=timezone.now())
         if found is None:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("auth/", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("stats.urls")),
+    path("", include("social.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", ApiDocsView.as_view(url_name="schema"), name="docs"),
     # Anything else under the API answers a JSON 404, never an HTML page.

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "stats",
+    "social",
     "frontend",
 ]
 

@@ -1,0 +1,159 @@
+"""Following players and the day's board among them (docs/social.md)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from social import selectors, services
+from social.models import Follow
+from stats.models import DailyResult
+from tests import factories
+from tests.stats.helpers import deal, result_for, won_ranked_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _follow(client, name):
+    return client.post(f"/api/v1/players/{name}/follow")
+
+
+def test_a_player_follows_and_unfollows_from_a_name_and_the_other_sees_only_a_count():
+    lena, tom = factories.user(username="Lena"), factories.user(username="Tom")
+    client = factories.token_client(lena)
+
+    first = _follow(client, "tom")  # (any case, as at login)
+    again = _follow(client, "Tom")
+
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json() == {"username": "Tom", "following": True, "followers": 1}
+    assert Follow.objects.filter(follower=lena, followed=tom).count() == 1
+    seen_by_tom = factories.token_client(tom).get("/api/v1/players/Lena/follow").json()
+    assert seen_by_tom == {"username": "Lena", "following": False, "followers": 0}
+    listed = client.get("/api/v1/me/following").json()
+    assert [row["username"] for row in listed["results"]] == ["Tom"]
+
+    gone = client.delete("/api/v1/players/Tom/follow")
+
+    assert gone.status_code == 200 and gone.json() == {"username": "Tom", "following": False, "followers": 0}
+    assert client.delete("/api/v1/players/Tom/follow").status_code == 200  # (not following: the same end)
+    assert client.get("/api/v1/me/following").json()["results"] == []
+
+
+def test_following_refuses_oneself_a_missing_name_a_guest_and_more_than_the_limit():
+    lena = factories.user(username="Lena")
+    client = factories.token_client(lena)
+
+    assert _follow(client, "Lena").json()["error"] == "follow_self"
+    assert _follow(client, "Nobody").status_code == 404
+    assert _follow(APIClient(), "Lena").status_code in (401, 403)
+    others = [factories.user() for _ in range(3)]
+    services.MAX_FOLLOWED, saved = 2, services.MAX_FOLLOWED
+    try:
+        assert _follow(client, others[0].username).status_code == 201
+        assert _follow(client, others[1].username).status_code == 201
+        refused = _follow(client, others[2].username)
+        assert _follow(client, others[1].username).status_code == 200  # (one already followed: fine)
+    finally:
+        services.MAX_FOLLOWED = saved
+    assert refused.status_code == 400 and refused.json()["error"] == "follow_limit"
+    assert "2" in refused.json()["detail"]
+    assert Follow.objects.filter(follower=lena).count() == 2
+
+
+def test_a_deleted_account_leaves_every_following_list():
+    lena, tom = factories.user(username="Lena"), factories.user(username="Tom")
+    services.follow_add(user=lena, username="Tom")
+    services.follow_add(user=tom, username="Lena")
+
+    assert factories.token_client(tom).delete("/api/v1/auth/me", {"password": factories.PASSWORD}).status_code == 204
+
+    assert not Follow.objects.exists()
+
+
+def test_the_friends_board_ranks_me_and_whom_i_follow_among_us_with_our_places_on_the_whole_board(today):
+    deal(today)
+    me, friend, stranger, fan = (factories.user(username=n) for n in ("Me", "Friend", "Stranger", "Fan"))
+    services.follow_add(user=me, username="Friend")
+    services.follow_add(user=fan, username="Me")  # (who follows me is not on my board)
+    for owner, time_ms in ((stranger, 60_000), (friend, 90_000), (fan, 95_000), (me, 120_000)):
+        result_for(won_ranked_game(owner=owner, day=today, time_ms=time_ms))
+    # a held win of someone I follow never shows
+    other = factories.user(username="Held")
+    services.follow_add(user=me, username="Held")
+    won_ranked_game(owner=other, day=today, time_ms=30_000, review="held")
+
+    body = factories.token_client(me).get(f"/api/v1/daily/{today.isoformat()}/friends").json()
+
+    assert body["following"] == 2
+    assert [(e["username"], e["rank"], e["board_rank"], e["me"]) for e in body["entries"]] == [
+        ("Friend", 1, 2, False),
+        ("Me", 2, 4, True),
+    ]
+
+
+def test_board_ranks_on_the_friends_board_are_those_of_the_whole_board_across_buckets_and_ties(today):
+    deal(today)
+    me = factories.user(username="Me")
+    times = [61_000, 64_999, 65_000, 90_000, 123_399, 123_400, 123_400, 123_401, 500_000]
+    moves = [100, 100, 100, 100, 130, 119, 121, 90, 100]
+    for n, (time_ms, count) in enumerate(zip(times, moves, strict=True)):
+        owner = factories.user(username=f"rival{n}")
+        services.follow_add(user=me, username=owner.username)
+        result_for(won_ranked_game(owner=owner, day=today, time_ms=time_ms, moves=count))
+    result_for(won_ranked_game(owner=me, day=today, time_ms=123_400, moves=120))
+
+    entries = selectors.friends_board(day=today, user=me).entries
+
+    for entry in entries:
+        mine = DailyResult.objects.get(day=today, user__username=entry.username)
+        ahead = sum(
+            (r.time_ms, r.moves, r.finished_at) < (mine.time_ms, mine.moves, mine.finished_at)
+            for r in DailyResult.objects.filter(day=today)
+        )
+        assert entry.board_rank == 1 + ahead, entry
+    assert [e.rank for e in entries] == list(range(1, 11))
+    # once the day's board is rebuilt, its stored ranks are read
+    DailyResult.objects.filter(day=today, user=me).update(rank=77)
+    assert next(e for e in selectors.friends_board(day=today, user=me).entries if e.me).board_rank == 77
+
+
+def test_the_friends_board_costs_the_same_queries_for_two_friends_or_forty(today):
+    deal(today)
+    me = factories.user(username="Me")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as seen:
+            selectors.friends_board(day=today, user=me)
+        return len(seen)
+
+    for n in range(2):
+        owner = factories.user()
+        services.follow_add(user=me, username=owner.username)
+        result_for(won_ranked_game(owner=owner, day=today, time_ms=60_000 + n * 7_000))
+    few = queries()
+    for n in range(38):
+        owner = factories.user()
+        services.follow_add(user=me, username=owner.username)
+        result_for(won_ranked_game(owner=owner, day=today, time_ms=70_000 + n * 3_000))
+
+    assert queries() == few == 3
+
+
+def test_the_friends_board_needs_an_account_and_a_day_with_a_deal(today):
+    deal(today)
+    me = factories.user(username="Me")
+    client = factories.token_client(me)
+
+    assert APIClient().get(f"/api/v1/daily/{today.isoformat()}/friends").status_code in (401, 403)
+    assert client.get("/api/v1/daily/2020-13-01/friends").json()["error"] == "bad_date"
+    assert client.get(f"/api/v1/daily/{(today + timedelta(days=1)).isoformat()}/friends").status_code == 404
+    assert client.get(f"/api/v1/daily/{today.isoformat()}/friends").json() == {
+        "date": today.isoformat(),
+        "following": 0,
+        "entries": [],
+    }
