@@ -31,6 +31,7 @@ from common.sessions import SessionStore
 from games.competition import clock
 from games.models import COUNTED_REVIEWS, DailyStartLink, Game, IdempotencyRecord, StatusChoices
 from games.services import games_claim_guest
+from social.services import account_clubs_leave
 from stats.services import daily_players_recount, daily_results_detach
 
 from .models import SETTING_DEFAULTS, ApiToken, LoginSession, Profile, token_hash
@@ -535,6 +536,7 @@ def account_delete(*, user: Any, password: str) -> None:
         User.objects.select_for_update().filter(pk=user.pk).exists()  # (no login meanwhile)
         today = clock.today()
         days = daily_results_detach(user_id=user.pk, today=today)
+        account_clubs_leave(user=user)  # (its clubs handed over to their longest members first)
         # The games of results that stay: kept without an owner, with their logs.
         Game.objects.filter(
             pk__in=game_ids, ranked=True, status=StatusChoices.WON, review__in=COUNTED_REVIEWS, daily__lt=today

@@ -73,6 +73,11 @@ class ErrorCode(StrEnum):
         400,
         pgettext_lazy("bad_format", "Unknown format “{text}”: allowed are {allowed}."),
     )
+    BAD_WEEK = (
+        "bad_week",
+        400,
+        pgettext_lazy("bad_week", "Invalid week “{text}”: expected an ISO week YYYY-Www, e.g. 2026-W49."),
+    )
     BAD_IDEMPOTENCY_KEY = (
         "bad_idempotency_key",
         400,
@@ -252,6 +257,36 @@ class ErrorCode(StrEnum):
         "follow_limit",
         400,
         pgettext_lazy("follow_limit", "You already follow {limit} players, the most an account can follow."),
+    )
+    BAD_CLUB_NAME = (
+        "bad_club_name",
+        400,
+        pgettext_lazy("bad_club_name", "A club's name has 3 to 40 characters, not only spaces."),
+    )
+    CLUB_NAME_TAKEN = (
+        "club_name_taken",
+        400,
+        pgettext_lazy("club_name_taken", "There is already a club of that name (in any case)."),
+    )
+    CLUB_LIMIT = (
+        "club_limit",
+        400,
+        pgettext_lazy("club_limit", "An account owns at most {owned} clubs and is a member of at most {joined}."),
+    )
+    CLUB_FULL = "club_full", 400, pgettext_lazy("club_full", "This club is full: it has {limit} members.")
+    INVITE_EXPIRED = (
+        "invite_expired",
+        400,
+        pgettext_lazy(
+            "invite_expired",
+            "This invitation is no longer valid (it was revoked, or is older than 7 days): ask the club's owner for a "
+            "new link.",
+        ),
+    )
+    NOT_CLUB_OWNER = (
+        "not_club_owner",
+        403,
+        pgettext_lazy("not_club_owner", "Only the club's owner can do this."),
     )
 
     # -- the server ----------------------------------------------------------------------------

@@ -5,3 +5,11 @@ class SocialConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "social"
     verbose_name = "Friends and clubs"
+
+    def ready(self) -> None:
+        """Listen to stats' board event (stats never imports social)."""
+        from stats import signals
+
+        from . import receivers
+
+        signals.daily_result_changed.connect(receivers.on_daily_result_changed, dispatch_uid="social.on_result")

@@ -27,3 +27,56 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Club(models.Model):
+    """A group of players with boards of their own: of each day, and of each ISO week."""
+
+    name = models.CharField(max_length=40)
+    # The name as its uniqueness sees it: NFKC, case folded ("Büro" and "BÜRO" are one club).
+    name_key = models.CharField(max_length=160, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clubs_owned")
+    # The invite links name it: raising it revokes every link given out so far.
+    invite_generation = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A member of a club (its owner is one too)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_club_user_unique")]
+        indexes = [models.Index(fields=["user"], name="membership_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id}"
+
+
+class ClubWeekEntry(models.Model):
+    """One line of a club's standing over an ISO week's daily deals (docs/social.md: the points),
+    rebuilt from the members' results by the tasks (``social.services.club_week_rebuild``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="week_entries")
+    week = models.DateField(help_text="The week's Monday.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    points = models.PositiveIntegerField()
+    days = models.PositiveSmallIntegerField()  # the days of the week with a counted result
+    time_ms = models.PositiveBigIntegerField()  # their times added up: the tie-break
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "week", "user"], name="clubweekentry_club_week_user_unique")
+        ]
+        indexes = [models.Index(fields=["club", "week", "rank"], name="clubweekentry_standing")]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} {self.week}: {self.user_id} #{self.rank}"

@@ -18,10 +18,11 @@ from typing import Any
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Least
 
+from common.errors import ApplicationError, ErrorCode
 from stats.models import DailyBucket, DailyResult
 from stats.standing import TIME, TIME_BUCKET_MS, TIME_BUCKETS
 
-from .models import Follow
+from .models import Club, ClubWeekEntry, Follow, Membership
 
 _FIELDS = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "verified", "rank", "within")
 
@@ -65,6 +66,13 @@ def friends_board(*, day: date, user: Any) -> FriendsBoard:
     """``day``'s counted results of ``user`` and of the accounts ``user`` follows, ranked among
     themselves (time, then moves, then finish time), each with its rank on the whole board."""
     followed = Follow.objects.filter(follower=user).values("followed_id")
+    entries = day_board(day=day, accounts=Q(user_id=user.pk) | Q(user_id__in=followed), me=user)
+    return FriendsBoard(day=day, following=Follow.objects.filter(follower=user).count(), entries=entries)
+
+
+def day_board(*, day: date, accounts: Q, me: Any) -> list[FriendEntry]:
+    """The counted results of ``day`` of the ``accounts`` (a condition on the results' ``user_id``),
+    ranked among themselves, each with its place on the whole board: two queries."""
     faster = _buckets_ahead(day)
     # The results of the same day ahead of this one in its own 5-second bucket (the histogram
     # counts the buckets before it): a range of the board's index.
@@ -84,8 +92,7 @@ def friends_board(*, day: date, user: Any) -> FriendsBoard:
         .values("n")
     )
     rows = (
-        DailyResult.objects.filter(day=day, user__isnull=False)
-        .filter(Q(user_id=user.pk) | Q(user_id__in=followed))
+        DailyResult.objects.filter(accounts, day=day, user__isnull=False)
         .annotate(bucket_start=lower)
         .annotate(within=Coalesce(Subquery(ahead, output_field=IntegerField()), 0))
         .order_by("time_ms", "moves", "finished_at", "pk")
@@ -108,10 +115,10 @@ def friends_board(*, day: date, user: Any) -> FriendsBoard:
                 moves=moves,
                 score=score,
                 verified=verified,
-                me=owner_id == user.pk,
+                me=owner_id == me.pk,
             )
         )
-    return FriendsBoard(day=day, following=Follow.objects.filter(follower=user).count(), entries=entries)
+    return entries
 
 
 def _buckets_ahead(day: date) -> list[int]:
@@ -121,3 +128,52 @@ def _buckets_ahead(day: date) -> list[int]:
         if 0 <= bucket < TIME_BUCKETS:
             counts[bucket] = count
     return [0, *accumulate(counts)][:TIME_BUCKETS]
+
+
+# -- clubs ------------------------------------------------------------------------------------------
+
+
+def clubs_of(*, user: Any) -> QuerySet[Club]:
+    """The clubs ``user`` is a member of, by name, each with ``members`` counted."""
+    return (
+        Club.objects.filter(memberships__user=user)
+        .select_related("owner")
+        .annotate(members=Count("memberships", distinct=True))
+        .order_by("name_key")
+    )
+
+
+def club_of_member(*, user: Any, slug: str) -> Club:
+    """The club ``slug`` if ``user`` is a member; ``not_found`` otherwise (a club's members and
+    boards are for its members: nobody else learns more than that the link works)."""
+    club = (
+        Club.objects.filter(slug=slug, memberships__user=user)
+        .select_related("owner")
+        .annotate(members=Count("memberships", distinct=True))
+        .first()
+        if user.is_authenticated
+        else None
+    )
+    if club is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND)
+    return club
+
+
+def club_members(*, club: Club) -> list[tuple[str, datetime]]:
+    """The members' names and when they joined, the longest first."""
+    return list(
+        Membership.objects.filter(club=club).order_by("joined_at", "pk").values_list("user__username", "joined_at")
+    )
+
+
+def club_day(*, club: Club, day: date, user: Any) -> list[FriendEntry]:
+    """``day``'s counted results of the club's members, ranked within the club."""
+    members = Membership.objects.filter(club=club).values("user_id")
+    return day_board(day=day, accounts=Q(user_id__in=members), me=user)
+
+
+def club_week(*, club: Club, monday: date) -> list[ClubWeekEntry]:
+    """The club's standing of the ISO week from ``monday``, as the tasks last rebuilt it."""
+    return list(
+        ClubWeekEntry.objects.filter(club=club, week=monday).select_related("user").order_by("rank", "user__username")
+    )

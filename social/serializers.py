@@ -34,3 +34,66 @@ class FriendsBoardSerializer(serializers.Serializer):
     date = serializers.DateField()
     following = serializers.IntegerField(min_value=0, help_text="How many players you follow.")
     entries = FriendEntrySerializer(many=True)
+
+
+class ClubCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, help_text="3 to 40 characters, unique in any case.")
+
+
+class ClubJoinSerializer(serializers.Serializer):
+    invite = serializers.CharField(max_length=400, help_text="The invite of the link the owner shared.")
+
+
+class ClubChangeSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False, help_text="A new name (the owner).")
+    owner = serializers.CharField(max_length=150, required=False, help_text="A member to hand the club over to.")
+
+
+class ClubSerializer(serializers.Serializer):
+    slug = serializers.SlugField(help_text="The club's page: `/clubs/{slug}`.")
+    name = serializers.CharField()
+    owner = serializers.CharField(help_text="The owner's name.")
+    members = serializers.IntegerField(min_value=1)
+    mine = serializers.BooleanField(help_text="Whether you own it.")
+
+
+class ClubMemberSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+
+
+class ClubDetailSerializer(ClubSerializer):
+    """A club as its members see it; its invite for the owner only."""
+
+    member_list = ClubMemberSerializer(many=True, help_text="The members, the longest first.")
+    invite = serializers.CharField(
+        allow_null=True,
+        help_text="For the owner: an invite valid for 7 days from this answer (the link "
+        "`/clubs/join/{invite}`); every invite stops working when the owner revokes them. Null for members.",
+    )
+    invite_expires_at = serializers.DateTimeField(allow_null=True)
+
+
+class ClubDaySerializer(serializers.Serializer):
+    """A day's counted results of the club's members, ranked within the club."""
+
+    club = serializers.CharField()
+    date = serializers.DateField()
+    members = serializers.IntegerField(min_value=1)
+    entries = FriendEntrySerializer(many=True)
+
+
+class ClubWeekEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(min_value=1)
+    username = serializers.CharField()
+    points = serializers.IntegerField(min_value=0, help_text="Each day's place p of n: n - p + 1 points.")
+    days = serializers.IntegerField(min_value=0, help_text="Days of the week with a counted result.")
+    time_ms = serializers.IntegerField(min_value=0, help_text="Their times added up: ties go to the lower.")
+    me = serializers.BooleanField()
+
+
+class ClubWeekSerializer(serializers.Serializer):
+    club = serializers.CharField()
+    week = serializers.CharField(help_text="The ISO week, e.g. `2026-W49`.")
+    starts = serializers.DateField(help_text="Its Monday.")
+    entries = ClubWeekEntrySerializer(many=True)

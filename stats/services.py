@@ -36,6 +36,7 @@ from games.selectors import counted_ranked_wins, replay_verified
 
 from . import standing
 from .models import DailyResult, PersonalBest
+from .signals import daily_result_changed_send
 
 
 def game_results_record(*, game_id: UUID | str) -> None:
@@ -106,7 +107,9 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
         .first()
     )
     if game is None:
-        DailyResult.objects.filter(game_id=game_id).delete()
+        removed, _ = DailyResult.objects.filter(game_id=game_id).delete()
+        if removed:
+            daily_result_changed_send(game_ids=[str(game_id)])
         return False
     with transaction.atomic():
         if not _game_still_there(game_id):  # its account was deleted meanwhile
@@ -133,6 +136,7 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
             unique_fields=["day", "user"],
             update_fields=["game", "time_ms", "moves", "score", "finished_at", "verified"],
         )
+        daily_result_changed_send(game_ids=[str(game_id)])
     return True
 
 

@@ -240,6 +240,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "stats.daily_boards_rebuild",
         "schedule": float(os.environ.get("DAILY_BOARDS_REBUILD_SECONDS", "600")),
     },
+    # Safety net behind the per-result tasks: the week standings of the clubs that played lately.
+    "club-weeks": {
+        "task": "social.club_weeks_rebuild",
+        "schedule": float(os.environ.get("CLUB_WEEKS_REBUILD_SECONDS", "1800")),
+    },
     # Safety net behind the per-game tasks: the bests of recent wins again (idempotent).
     "personal-bests": {"task": "stats.personal_bests_repair", "schedule": 600.0},
     # A solver's post-mortem of yesterday's top results (every other game's when its replay is opened).
