@@ -303,12 +303,12 @@ class ClubWeekApi(ApiView):
         monday = _week_parse(week)
         entries = [
             {
-                "rank": e.rank,
-                "username": e.user.get_username(),
-                "points": e.points,
-                "days": e.days,
-                "time_ms": e.time_ms,
-                "me": e.user_id == request.user.pk,
+                "rank": e["rank"],
+                "username": e["user__username"],
+                "points": e["points"],
+                "days": e["days"],
+                "time_ms": e["time_ms"],
+                "me": e["user_id"] == request.user.pk,
             }
             for e in selectors.club_week(club=club, monday=monday)
         ]

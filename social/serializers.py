@@ -19,6 +19,11 @@ class FollowedSerializer(serializers.Serializer):
 class FriendEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField(min_value=1, help_text="The place among you and the people you follow.")
     board_rank = serializers.IntegerField(min_value=1, help_text="The place on the day's whole board.")
+    board_rank_exact = serializers.BooleanField(
+        help_text="False while the day is open, for others than you: the place of the result's 5-second "
+        "bucket of the day's times (exact to within that bucket's results); exact once the day's board is "
+        "rebuilt after the close."
+    )
     username = serializers.CharField()
     time_ms = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)
