@@ -169,6 +169,23 @@ PAGES = {
         pgettext_lazy("title.email_undo", "Undo the change of your e-mail address – Yukon Solitaire"),
         pgettext_lazy("description.email_undo", "Put back the e-mail address your Yukon Solitaire account had before."),
     ),
+    "clubs": (
+        pgettext_lazy("title.clubs", "Clubs – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.clubs",
+            "Play the Yukon Solitaire daily deal with the people you know: clubs with their own day and week boards.",
+        ),
+    ),
+    "club": (
+        pgettext_lazy("title.club", "Club – Yukon Solitaire"),
+        pgettext_lazy(
+            "description.club", "A Yukon Solitaire club: its members, today's board and the week's standing."
+        ),
+    ),
+    "club-join": (
+        pgettext_lazy("title.club.join", "Join a club – Yukon Solitaire"),
+        pgettext_lazy("description.club.join", "You are invited to a Yukon Solitaire club."),
+    ),
     "signup": (
         pgettext_lazy("title.signup", "Sign up – Yukon Solitaire"),
         pgettext_lazy(
@@ -356,3 +373,25 @@ def replay(request: HttpRequest, game_id: UUID) -> HttpResponse:
         response.status_code = 404
         return response
     return _page(request, "replay.html", "replay", "replay.js", game_id=game_id)
+
+
+@require_safe
+@ensure_csrf_cookie
+def clubs(request: HttpRequest) -> HttpResponse:
+    """The player's clubs and a form to make one (``clubs.js``); a guest is asked to log in."""
+    return _page(request, "clubs.html", "clubs", "clubs.js", mode="list")
+
+
+@require_safe
+@ensure_csrf_cookie
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club's page (``club.js`` asks ``GET clubs/{slug}``: members only, a 404 for anyone else)."""
+    return _page(request, "club.html", "club", "club.js", slug=slug)
+
+
+@require_safe
+@ensure_csrf_cookie
+def club_join(request: HttpRequest, invite: str) -> HttpResponse:
+    """Where an invite link leads: a button that joins (``clubs.js``); a guest logs in first and
+    comes back here."""
+    return _page(request, "clubs.html", "club-join", "clubs.js", mode="join", invite=invite)

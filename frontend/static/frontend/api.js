@@ -148,6 +148,27 @@ export const stats = {
   player: (username) => request("GET", `players/${encodeURIComponent(username)}/stats`),
 };
 
+const name = (username) => encodeURIComponent(username);
+const slugPath = (slug) => `clubs/${encodeURIComponent(slug)}`;
+
+/** Following players and clubs (docs/social.md). */
+export const social = {
+  followState: (username) => request("GET", `players/${name(username)}/follow`),
+  follow: (username) => request("POST", `players/${name(username)}/follow`),
+  unfollow: (username) => request("DELETE", `players/${name(username)}/follow`),
+  friends: (date) => request("GET", `daily/${encodeURIComponent(date)}/friends`),
+  clubs: () => request("GET", "clubs"),
+  clubCreate: (clubName) => request("POST", "clubs", { name: clubName }),
+  clubJoin: (invite) => request("POST", "clubs/join", { invite }),
+  club: (slug) => request("GET", slugPath(slug)),
+  clubChange: (slug, change) => request("PATCH", slugPath(slug), change),
+  clubDelete: (slug) => request("DELETE", slugPath(slug)),
+  inviteRevoke: (slug) => request("DELETE", `${slugPath(slug)}/invite`),
+  memberRemove: (slug, username) => request("DELETE", `${slugPath(slug)}/members/${name(username)}`),
+  clubDay: (slug, date) => request("GET", `${slugPath(slug)}/daily/${encodeURIComponent(date)}`),
+  clubWeek: (slug, week) => request("GET", `${slugPath(slug)}/week/${encodeURIComponent(week)}`),
+};
+
 // What this browser last knew: "" a guest, else the username (set on log in / sign up / log out
 // and by every auth/me answer). A known guest's pages skip auth/me (one request fewer); a browser
 // that has no hint yet asks once. (A guest's auth/me is 200 with authenticated false; 401 only for a

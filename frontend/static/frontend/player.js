@@ -3,7 +3,8 @@
 // ranks, from GET players/{name}/stats.
 import { t, formatDate, formatNumber, formatTime } from "./i18n.js";
 import "./strings.js";
-import { stats } from "./api.js";
+import "./social_strings.js";
+import { currentUser, social, stats } from "./api.js";
 import { initNav } from "./nav.js";
 import { renderTiles } from "./figures.js";
 
@@ -51,9 +52,44 @@ function show(s) {
   $("player-recent-empty").hidden = Boolean(s.recent_daily.length);
 }
 
+function showFollow(state, user) {
+  const button = $("follow");
+  $("followers").textContent =
+    state.followers === 1 ? t("follow.followers.one") : t("follow.followers.other", { n: formatNumber(state.followers) });
+  const self = user && user.username.toLowerCase() === state.username.toLowerCase();
+  button.hidden = !user || self;
+  $("follow-login").hidden = Boolean(user);
+  $("follow-login").textContent = t("follow.login");
+  button.textContent = state.following ? t("follow.unfollow") : t("follow.follow");
+  button.setAttribute("aria-pressed", String(state.following));
+  button.classList.toggle("primary", !state.following);
+  button.classList.toggle("ghost-dark", state.following);
+  if (state.following) button.setAttribute("aria-label", t("follow.unfollow.label", { name: state.username }));
+  else button.removeAttribute("aria-label");
+}
+
+async function initFollow(name) {
+  const [state, user] = await Promise.all([social.followState(name), currentUser()]);
+  showFollow(state, user);
+  $("follow").addEventListener("click", async () => {
+    const button = $("follow");
+    button.disabled = true;
+    try {
+      const following = button.getAttribute("aria-pressed") === "true";
+      showFollow(await (following ? social.unfollow(name) : social.follow(name)), user);
+    } catch (err) {
+      $("player-note").textContent = err.detail || t("error.generic");
+      $("player-note").hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 async function init() {
   const since = $("player-since");
   if (!since) return; // no such player: the page says so by itself
+  initFollow(since.dataset.player).catch(() => {});
   try {
     show(await stats.player(since.dataset.player));
   } catch (err) {
