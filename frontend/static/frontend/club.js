@@ -80,6 +80,11 @@ function show(data) {
     ...data.member_list.map((member) => {
       const item = document.createElement("li");
       item.append(playerName(member.username));
+      if (member.username === data.owner) {
+        const owner = Object.assign(document.createElement("span"), { className: "muted" });
+        owner.textContent = t("club.owner.mark");
+        item.append(owner);
+      }
       if (data.mine && member.username !== data.owner) {
         item.append(
           " ",

@@ -13,6 +13,7 @@ addStrings({
   "club.login": pgettext("club.login", "Log in to see your clubs."),
   "club.invite.help": pgettext("club.invite.help", "Anyone signed in who opens this link joins the club. It works until {date}; revoking stops every link given out so far."),
   "club.invite.copied": pgettext("club.invite.copied", "The link is copied: paste it into your chat."),
+  "club.owner.mark": pgettext("club.owner.mark", "owner"),
   "club.remove": pgettext("club.remove", "Remove"),
   "club.remove.label": pgettext("club.remove.label", "Remove {name} from the club"),
   "club.handover": pgettext("club.handover", "Make owner"),
