@@ -283,6 +283,11 @@ class ErrorCode(StrEnum):
             "new link.",
         ),
     )
+    PROFILE_HIDDEN = (
+        "profile_hidden",
+        403,
+        pgettext_lazy("profile_hidden", "This player shows their profile only to the players they follow."),
+    )
     NOT_CLUB_OWNER = (
         "not_club_owner",
         403,

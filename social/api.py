@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
@@ -37,6 +37,7 @@ from .serializers import (
     FollowedSerializer,
     FollowStateSerializer,
     FriendsBoardSerializer,
+    PrivacySerializer,
 )
 
 
@@ -94,7 +95,7 @@ class FollowingApi(ApiView, GenericAPIView):
     @extend_schema(
         operation_id="me_following",
         summary="The players you follow, by name",
-        responses={200: FollowedSerializer(many=True), **error_responses(401, 404)},
+        responses={200: FollowedSerializer(many=True), **error_responses(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.following_list(user=request.user))
@@ -295,6 +296,15 @@ class ClubWeekApi(ApiView):
     @extend_schema(
         operation_id="clubs_week",
         summary="A club's standing over an ISO week's daily deals (points for each day's place)",
+        parameters=[
+            OpenApiParameter(
+                name="week",
+                type=str,
+                location=OpenApiParameter.PATH,
+                pattern=r"^\d{4}-W\d{2}$",
+                description="An ISO week `YYYY-Www`, e.g. `2026-W49` (400 `bad_week` if there is no such week).",
+            )
+        ],
         responses={200: ClubWeekSerializer, **error_responses(400, 401, 404)},
     )
     @from_replica
@@ -315,3 +325,28 @@ class ClubWeekApi(ApiView):
         iso = monday.isocalendar()
         body = {"club": club.name, "week": f"{iso.year}-W{iso.week:02d}", "starts": monday, "entries": entries}
         return Response(ClubWeekSerializer(body).data)
+
+
+class PrivacyApi(ApiView):
+    permission_classes = [IsAuthenticated]
+    rate_limits = {"PUT": limits("follow", "follow_ip")}
+
+    @extend_schema(
+        operation_id="me_privacy_retrieve",
+        summary="Whether your profile shows only to the players you follow",
+        responses={200: PrivacySerializer, **error_responses(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"profile_hidden": selectors.profile_hidden(user=request.user)})
+
+    @extend_schema(
+        operation_id="me_privacy_set",
+        summary="Show your profile to everyone, or only to the players you follow",
+        request=PrivacySerializer,
+        responses={200: PrivacySerializer, **error_responses(400, 401, 429)},
+    )
+    def put(self, request: Request) -> Response:
+        serializer = PrivacySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        hidden = services.profile_hidden_set(user=request.user, hidden=serializer.validated_data["profile_hidden"])
+        return Response({"profile_hidden": hidden})

@@ -13,3 +13,4 @@ class SocialConfig(AppConfig):
         from . import receivers
 
         signals.daily_result_changed.connect(receivers.on_daily_result_changed, dispatch_uid="social.on_result")
+        signals.profile_viewed.connect(receivers.on_profile_viewed, dispatch_uid="social.on_profile_viewed")

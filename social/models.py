@@ -80,3 +80,14 @@ class ClubWeekEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} {self.week}: {self.user_id} #{self.rank}"
+
+
+class Privacy(models.Model):
+    """What an account shows: its profile to everyone (the default), or only to the players it
+    follows (``profile_hidden``); its results stay on the boards either way."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    profile_hidden = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"privacy of {self.user_id}"

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tasks
+from . import selectors, tasks
 
 
 def on_daily_result_changed(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
     """A result went on its day's board or off it: the week standings of its player's clubs."""
     for game_id in game_ids:
         tasks.club_weeks_update.delay(game_id)
+
+
+def on_profile_viewed(sender: Any, *, owner: Any, viewer: Any, **kwargs: Any) -> bool:
+    """A hidden profile shows to its owner and to the players its owner follows."""
+    return selectors.profile_visible(owner=owner, viewer=viewer)

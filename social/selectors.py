@@ -23,7 +23,7 @@ from stats.models import DailyBucket, DailyResult
 from stats.selectors import daily_rank
 from stats.standing import TIME, TIME_BUCKET_MS, TIME_BUCKETS
 
-from .models import Club, ClubWeekEntry, Follow, Membership
+from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
 
 _FIELDS = ("user_id", "time_ms", "moves", "score", "finished_at", "verified", "rank")
 
@@ -184,3 +184,17 @@ def club_week(*, club: Club, monday: date) -> list[dict[str, Any]]:
         .values("rank", "user_id", "user__username", "points", "days", "time_ms")
     )
     return [dict(row) for row in rows]
+
+
+def profile_hidden(*, user: Any) -> bool:
+    return Privacy.objects.filter(user=user, profile_hidden=True).exists()
+
+
+def profile_visible(*, owner: Any, viewer: Any) -> bool:
+    """Whether ``viewer`` sees ``owner``'s profile: always, unless the owner hid it; then only the
+    owner and the players the owner follows ("follow back")."""
+    if not profile_hidden(user=owner):
+        return True
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return viewer.pk == owner.pk or Follow.objects.filter(follower=owner, followed=viewer).exists()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.serializers import StrictBooleanField, StrictCharField
+
 
 class FollowStateSerializer(serializers.Serializer):
     username = serializers.CharField(help_text="The player (their profile: `/players/{username}`).")
@@ -42,16 +44,24 @@ class FriendsBoardSerializer(serializers.Serializer):
 
 
 class ClubCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, help_text="3 to 40 characters, unique in any case.")
+    name = StrictCharField(
+        min_length=3, max_length=40, trim_whitespace=False, help_text="3 to 40 characters, unique in any case."
+    )
 
 
 class ClubJoinSerializer(serializers.Serializer):
-    invite = serializers.CharField(max_length=400, help_text="The invite of the link the owner shared.")
+    invite = StrictCharField(
+        max_length=400, trim_whitespace=False, help_text="The invite of the link the owner shared."
+    )
 
 
 class ClubChangeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False, help_text="A new name (the owner).")
-    owner = serializers.CharField(max_length=150, required=False, help_text="A member to hand the club over to.")
+    name = StrictCharField(
+        min_length=3, max_length=40, trim_whitespace=False, required=False, help_text="A new name (the owner)."
+    )
+    owner = StrictCharField(
+        max_length=150, trim_whitespace=False, required=False, help_text="A member to hand the club over to."
+    )
 
 
 class ClubSerializer(serializers.Serializer):
@@ -102,3 +112,10 @@ class ClubWeekSerializer(serializers.Serializer):
     week = serializers.CharField(help_text="The ISO week, e.g. `2026-W49`.")
     starts = serializers.DateField(help_text="Its Monday.")
     entries = ClubWeekEntrySerializer(many=True)
+
+
+class PrivacySerializer(serializers.Serializer):
+    profile_hidden = StrictBooleanField(
+        help_text="Show your profile (`/players/{name}`) only to the players you follow; your results stay on the "
+        "boards either way."
+    )

@@ -19,7 +19,7 @@ from games.models import Game
 from stats.models import DailyResult
 from stats.selectors import user_by_username
 
-from .models import Club, ClubWeekEntry, Follow, Membership
+from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
 
 #: The most players one account follows: a friends' board stays one short read.
 MAX_FOLLOWED = 500
@@ -289,3 +289,9 @@ def club_weeks_active(*, since: date) -> list[tuple[int, date]]:
         .distinct()
     )
     return sorted({(club_id, week_monday(day)) for club_id, day in pairs})
+
+
+def profile_hidden_set(*, user: Any, hidden: bool) -> bool:
+    """Show ``user``'s profile to everyone, or only to the players ``user`` follows."""
+    Privacy.objects.update_or_create(user=user, defaults={"profile_hidden": hidden})
+    return hidden

@@ -5,6 +5,7 @@ from . import api
 urlpatterns = [
     path("players/<str:username>/follow", api.FollowApi.as_view(), name="player-follow"),
     path("me/following", api.FollowingApi.as_view(), name="me-following"),
+    path("me/privacy", api.PrivacyApi.as_view(), name="me-privacy"),
     path("daily/<str:day>/friends", api.FriendsBoardApi.as_view(), name="daily-friends"),
     path("clubs", api.ClubsApi.as_view(), name="clubs"),
     path("clubs/join", api.ClubJoinApi.as_view(), name="clubs-join"),

@@ -26,6 +26,7 @@ from games.players import Player
 
 from . import selectors
 from .serializers import DailyBoardSerializer, DailyDealSerializer, MyStatsSerializer, PlayerStatsSerializer
+from .signals import profile_visible
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -137,10 +138,12 @@ class PlayerStatsApi(ApiView):
     @extend_schema(
         operation_id="players_stats",
         summary="A player's public statistics",
-        responses={200: PlayerStatsSerializer, **error_responses(404, 429)},
+        responses={200: PlayerStatsSerializer, **error_responses(403, 404, 429)},
     )
     @from_replica
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username=username)
+        if not profile_visible(owner=user, viewer=request.user):
+            raise ApplicationError(ErrorCode.PROFILE_HIDDEN)
         stats = selectors.player_stats(player=Player(user=user), now=timezone.now())
         return Response(PlayerStatsSerializer(stats).data)

@@ -17,3 +17,13 @@ daily_result_changed = Signal()
 def daily_result_changed_send(*, game_ids: list[str]) -> None:
     """Send :data:`daily_result_changed` once the current transaction commits."""
     transaction.on_commit(partial(daily_result_changed.send, sender=DailyResult, game_ids=game_ids), robust=True)
+
+
+#: Asked before a player's profile is shown (``owner``, ``viewer``: accounts; ``viewer`` may be
+#: anonymous): a receiver answers False to keep it from that viewer (social: a hidden profile).
+profile_viewed = Signal()
+
+
+def profile_visible(*, owner: object, viewer: object) -> bool:
+    """Whether ``viewer`` may see ``owner``'s profile: no receiver of :data:`profile_viewed` says no."""
+    return all(answer is not False for _, answer in profile_viewed.send(sender=None, owner=owner, viewer=viewer))

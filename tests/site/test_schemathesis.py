@@ -133,6 +133,26 @@ SETTINGS: dict[str, Any] = {
             },
         },
         {
+            # Friends and clubs (docs/social.md): no schema can say which club names are taken,
+            # which invites are still valid (signed, 7 days, revocable), how many clubs an account
+            # has or follows, or which ISO weeks exist (2026-W54 does not): these refuse
+            # well-formed requests with 400 (`club_name_taken`, `bad_club_name` for a name of
+            # only spaces, `club_limit`, `club_full`, `invite_expired`, `follow_self`,
+            # `follow_limit`, `bad_week`) by design.
+            "include-operation-id": [
+                "clubs_create",
+                "clubs_join",
+                "clubs_partial_update",
+                "clubs_week",
+                "players_follow_create",
+            ],
+            "checks": {
+                "positive_data_acceptance": {
+                    "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
+                }
+            },
+        },
+        {
             # A well-formed move or undo that the rules refuse is 422 (`does_not_fit`,
             # `empty_source`, `nothing_to_undo`, ...; docs/api.md), and so is help asked for
             # today's daily deal (`no_help_for_daily`): the game decides, not the schema.

@@ -167,3 +167,24 @@ def test_the_friends_board_needs_an_account_and_a_day_with_a_deal(today):
         "following": 0,
         "entries": [],
     }
+
+
+def test_a_hidden_profile_shows_only_to_its_owner_and_the_players_it_follows():
+    lena, tom, stranger = (factories.user(username=n) for n in ("Lena", "Tom", "Stranger"))
+    services.follow_add(user=lena, username="Tom")
+    as_lena = factories.token_client(lena)
+
+    assert as_lena.put("/api/v1/me/privacy", {"profile_hidden": True}, format="json").json() == {
+        "profile_hidden": True
+    }
+
+    assert as_lena.get("/api/v1/players/Lena/stats").status_code == 200
+    assert factories.token_client(tom).get("/api/v1/players/Lena/stats").status_code == 200  # (followed back)
+    refused = factories.token_client(stranger).get("/api/v1/players/Lena/stats")
+    assert refused.status_code == 403 and refused.json()["error"] == "profile_hidden"
+    assert APIClient().get("/api/v1/players/Lena/stats").json()["error"] == "profile_hidden"
+    # following still works, and tells the hidden player nothing but a count
+    assert _follow(factories.token_client(stranger), "Lena").status_code == 201
+    as_lena.put("/api/v1/me/privacy", {"profile_hidden": False}, format="json")
+    assert APIClient().get("/api/v1/players/Lena/stats").status_code == 200
+    assert as_lena.get("/api/v1/me/privacy").json() == {"profile_hidden": False}
