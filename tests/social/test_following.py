@@ -174,9 +174,7 @@ def test_a_hidden_profile_shows_only_to_its_owner_and_the_players_it_follows():
     services.follow_add(user=lena, username="Tom")
     as_lena = factories.token_client(lena)
 
-    assert as_lena.put("/api/v1/me/privacy", {"profile_hidden": True}, format="json").json() == {
-        "profile_hidden": True
-    }
+    assert as_lena.put("/api/v1/me/privacy", {"profile_hidden": True}, format="json").json() == {"profile_hidden": True}
 
     assert as_lena.get("/api/v1/players/Lena/stats").status_code == 200
     assert factories.token_client(tom).get("/api/v1/players/Lena/stats").status_code == 200  # (followed back)
