@@ -98,3 +98,38 @@ def test_a_revoked_link_joins_nobody_and_says_why(new_page: Any) -> None:
     page.locator("#clubs-error").wait_for(state="visible")
     assert "no longer valid" in page.locator("#clubs-error").inner_text()
     assert Membership.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_friends_and_clubs_pages_have_no_wcag_violation(new_page: Any, device: str, locale: str) -> None:
+    from tests.frontend.test_axe import DEVICES, violations
+
+    today = clock.today()
+    daily_deal(today)
+    olga, finn = factories.user(username="Olga"), factories.user(username="Finn")
+    club = services.club_create(user=olga, name="Büro-Patience")
+    services.club_join(user=finn, invite=services.invite_make(club=club))
+    for owner, time_ms in ((finn, 61_000), (olga, 75_000)):
+        result_for(won_ranked_game(owner=owner, day=today, time_ms=time_ms))
+    services.club_week_rebuild(club_id=club.pk, week=today)
+    page = new_page(locale=locale, **DEVICES[device])
+    found: list[str] = []
+    for path, ready in (("/clubs", "clubsReady"), ("/players/Finn", "playerReady")):
+        page.goto(path, wait_until="networkidle")
+        page.wait_for_function(f"() => document.body.dataset.{ready} === '1'")
+        found += violations(page, f"{path} guest")
+    log_in(page, olga)
+    for path, ready in (
+        ("/clubs", "clubsReady"),
+        (f"/clubs/{club.slug}", "clubReady"),
+        ("/players/Finn", "playerReady"),
+    ):
+        page.goto(path, wait_until="networkidle")
+        page.wait_for_function(f"() => document.body.dataset.{ready} === '1'")
+        found += violations(page, f"{path} logged in")
+    page.goto(f"/clubs/join/{services.invite_make(club=club)}", wait_until="networkidle")
+    found += violations(page, "/clubs/join")
+
+    assert not found, "\n".join(found)

@@ -17,7 +17,7 @@ addStrings({
   "club.remove": pgettext("club.remove", "Remove"),
   "club.remove.label": pgettext("club.remove.label", "Remove {name} from the club"),
   "club.handover": pgettext("club.handover", "Make owner"),
-  "club.handover.label": pgettext("club.handover.label", "Hand the club over to {name}"),
+  "club.handover.label": pgettext("club.handover.label", "Make owner: {name}"),
   "club.handover.confirm": pgettext("club.handover.confirm", "Hand the club over to {name}? You stay a member."),
   "club.delete.confirm": pgettext("club.delete.confirm", "Delete the club “{name}” with its boards for all its members?"),
   "club.leave.confirm": pgettext("club.leave.confirm", "Leave the club “{name}”?"),
