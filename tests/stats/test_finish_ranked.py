@@ -14,9 +14,9 @@ from games.competition.attempt import attempt_review
 from games.competition.suspects import suspects_scan
 from games.engine import Game as EngineGame
 from games.engine import GameCode
-from games.models import DailySuspect, Game, MoveLog
+from games.models import DailySuspect, Game
 from stats.models import DailyResult
-from tests.stats.helpers import winning_line
+from tests.stats.helpers import play_until_the_finish, winning_line
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -25,44 +25,6 @@ def _ranked(client: Any) -> str:
     state = client.post("/api/v1/games", {"daily": True}).json()
     assert state["ranked"] is True and state["finish_available"] is False
     return str(state["id"])
-
-
-def play_until_the_finish(game_id: str, *, gaps_ms: list[int] | None = None, pace_ms: int = 1000) -> int:
-    """Play the solver's winning line of the game's deal up to the first position that has a finish,
-    as a player would have (the log's times ``gaps_ms`` apart, else ``pace_ms``); returns the moves
-    played by hand."""
-    game = Game.objects.get(pk=game_id)
-    engine = EngineGame.new(GameCode.parse(game.code))
-    hand = []
-    for move in winning_line(game.code):
-        if engine.can_finish:
-            break
-        hand.append(engine.play(move))
-    gaps = gaps_ms or [pace_ms] * len(hand)
-    assert len(gaps) == len(hand)
-    start = timezone.now() - timedelta(milliseconds=sum(gaps) + 1000)
-    at = start
-    entries = []
-    for seq, (result, gap) in enumerate(zip(hand, gaps, strict=True), start=1):
-        at += timedelta(milliseconds=gap)
-        entries.append(
-            MoveLog(
-                game=game,
-                seq=seq,
-                move=str(result.move),
-                points=result.points,
-                flipped=result.flipped or "",
-                step=result.step,
-                below=result.below,
-                created_at=at,
-            )
-        )
-    MoveLog.objects.bulk_create(entries)
-    # The clock as it would be: the attempt began before its first move, the finish comes now.
-    Game.objects.filter(pk=game.pk).update(
-        state=engine.to_state(), moves=engine.moves, score=engine.score, created_at=start
-    )
-    return len(hand)
 
 
 def test_a_finish_wins_the_ranked_attempt_and_its_review_verifies_every_move(
