@@ -86,7 +86,7 @@ def main() -> int:
         game = store.game_read(game_id=game_id, player=player)
         assert game is not None
         game.moves += 1
-        assert store.game_change_save(game=game, read_version=game.version, fields=fields, log=log_of(game))
+        assert store.game_change_save(game=game, read_version=game.version, fields=fields, logs=[log_of(game)])
 
     def orm_move() -> None:
         game = Game.objects.filter(pk=game_id, owner=user).first()

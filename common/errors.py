@@ -250,6 +250,20 @@ class ErrorCode(StrEnum):
         pgettext_lazy("nothing_to_undo", "There is no move left to undo (at most the last 100)."),
     )
     GAME_OVER = "game_over", 422, pgettext_lazy("game_over", "This game is already won.")
+    CARDS_FACE_DOWN = (
+        "cards_face_down",
+        422,
+        pgettext_lazy("cards_face_down", "Finish is possible once every card is face up: some still lie face down."),
+    )
+    FINISH_BLOCKED = (
+        "finish_blocked",
+        422,
+        pgettext_lazy(
+            "finish_blocked",
+            "The cards cannot go onto the foundations one by one: a card lies on a lower card of its own "
+            "suit. Move it first.",
+        ),
+    )
 
     # -- friends and clubs (docs/social.md) ------------------------------------------------------
     FOLLOW_SELF = "follow_self", 400, pgettext_lazy("follow_self", "You cannot follow yourself.")

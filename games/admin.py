@@ -41,7 +41,7 @@ from common.background import task_send_apart
 
 from .competition import attempt, clock
 from .competition.links import linked_users
-from .competition.suspects import Pace
+from .competition.suspects import Pace, by_hand
 from .models import (
     ClairvoyanceReport,
     DailyDeal,
@@ -69,10 +69,15 @@ def secret_games(today: date) -> Q:
 
 
 def median_gaps_ms(game_ids: Iterable[Any]) -> dict[Any, float | None]:
-    """Each game's pace: the median gap between consecutive entries of its move log (None: fewer
-    than two entries)."""
+    """Each game's pace: the median gap between consecutive entries of its move log that its
+    player made one by one (a finish's left out, as the review does; None: fewer than two)."""
     logs = moves_read(game_ids)
-    return {game_id: _median_gap([entry.at for entry in entries]) for game_id, entries in logs.items() if entries}
+    finished = dict(Game.objects.filter(pk__in=list(logs), finish_from__isnull=False).values_list("pk", "finish_from"))
+    return {
+        game_id: _median_gap([entry.at for entry in by_hand(entries, finished.get(game_id))])
+        for game_id, entries in logs.items()
+        if entries
+    }
 
 
 def _median_gap(times: list[Any]) -> float | None:

@@ -28,6 +28,8 @@ from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
 from .serializers import (
+    FinishSerializer,
+    GameFinishedSerializer,
     GameStartSerializer,
     GameStateSerializer,
     GameSummarySerializer,
@@ -54,12 +56,17 @@ def player_of(request: Request | HttpRequest, *, start_session: bool = False) ->
 def state_of(*, game: Game, now: datetime) -> dict[str, Any]:
     """The state answer of ``game`` at ``now``."""
     length = selectors.daily_solution_length(game=game, now=now)
-    return game_state(game=game, now=now, solution_length=length)
+    return game_state(game=game, now=now, solution_length=length, win=selectors.win_records(game=game))
 
 
 def outcome_state(outcome: services.MoveOutcome) -> dict[str, Any]:
-    """The state answer of an accepted move or undo, from what the outcome carries (no query)."""
-    return game_state(game=outcome.game, now=outcome.at, engine=outcome.engine, solution_length=outcome.solution_length)
+    """The state answer of an accepted move, undo or finish, from what the outcome carries (no
+    query, but the win's records when it won the game)."""
+    game = outcome.game
+    win = selectors.win_records(game=game) if outcome.engine.is_won else None
+    return game_state(
+        game=game, now=outcome.at, engine=outcome.engine, solution_length=outcome.solution_length, win=win
+    )
 
 
 class GameListCreateApi(ApiView, GenericAPIView):
@@ -183,4 +190,30 @@ class GameUndoApi(ApiView):
             if answer.response is None:  # no answer kept for the key: undo the move
                 outcome = services.game_undo(game_id=game_id, player=player, seq=seq)
                 answer.response = Response(outcome_state(outcome))
+        return answer.response
+
+
+class GameFinishApi(ApiView):
+    rate_limits = {"POST": limits("moves", "moves_ip")}
+
+    @extend_schema(
+        operation_id="games_finish",
+        summary="Finish: every card left onto its foundation",
+        description="Once every card is face up (`finish_available` in the state), put each card left "
+        "on the table onto its foundation, lowest rank first: each an ordinary move (counted, scored, in "
+        "the move log), all in one write; the game is then won. The answer is the won game's state and "
+        "the moves played (`finish_moves`, in order). Refused (422, nothing changes) with "
+        "`cards_face_down`, `finish_blocked` (a card lies on a lower card of its own suit) or `game_over`.",
+        request=FinishSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: GameFinishedSerializer, **error_responses(400, 404, 409, 422, 429)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        seq = seq_input(request.data)
+        player = player_of(request)
+        with answer_once(request, game_id=game_id, player=player) as answer:
+            if answer.response is None:  # no answer kept for the key: finish the game
+                outcome = services.game_finish(game_id=game_id, player=player, seq=seq)
+                moves = [move.to_json() for move in outcome.played]
+                answer.response = Response({**outcome_state(outcome), "finish_moves": moves})
         return answer.response

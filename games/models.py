@@ -84,6 +84,9 @@ class Game(models.Model):
     # when a whole window was first played at a machine's pace (null: never).
     pace_window_at = models.DateTimeField(null=True, blank=True)
     machine_pace_at = models.DateTimeField(null=True, blank=True)
+    # The move counter before the player's finish (games.services.game_finish; null: none): the
+    # log's entries after it are the finish's, which the pace checks leave out (docs/fair-play.md).
+    finish_from = models.PositiveIntegerField(null=True, blank=True)
     # The account was deleted after the day closed: the game and its log stay, without an owner,
     # for as long as its result is on the board (docs/fair-play.md, "Evidence stays").
     owner_deleted_at = models.DateTimeField(null=True, blank=True)

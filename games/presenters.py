@@ -71,10 +71,15 @@ def _utc(moment: datetime | None) -> str | None:
 
 
 def game_state(
-    *, game: Game, now: datetime, solution_length: int | None, engine: EngineGame | None = None
+    *,
+    game: Game,
+    now: datetime,
+    solution_length: int | None,
+    engine: EngineGame | None = None,
+    win: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The state answer of the API, built from the engine's player view; ``solution_length`` as
-    :func:`games.selectors.daily_solution_length` gives it."""
+    :func:`games.selectors.daily_solution_length` gives it, ``win`` as :func:`games.selectors.win_records`."""
     view = (engine or EngineGame.from_state(game.state)).view()
     return {
         **_identity(game, now),
@@ -87,8 +92,10 @@ def game_state(
         "elapsed_ms": game.elapsed_ms(now),
         "undo_available": view["undo_available"],
         "legal_moves": view["legal_moves"],
+        "finish_available": view["finish_available"],
         "last": view["last"],
         "solution_length": solution_length,
+        "win": win,
     }
 
 

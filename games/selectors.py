@@ -4,11 +4,13 @@ wins that count."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
+from games.engine.game import CLEAN_WIN_SCORE, FOUNDATION_POINTS
 
 from .competition import clock
 from .lifecycle import with_last_activity
@@ -74,3 +76,37 @@ def daily_solution_length(*, game: Game, now: datetime) -> int | None:
     if not clock.code_public(game.daily, now):
         return None
     return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
+
+
+def win_records(*, game: Game) -> dict[str, Any] | None:
+    """What a won game was for its player (the win dialog, docs/statistics.md): a new best time,
+    fewer moves than ever, the first win of its rule, against the player's games of that rule won
+    before it (an account's, or a guest's browser's: the bests of the statistics), so the answer
+    stays what it was when the game was won; and its score taken apart (625 for a clean win, 10
+    more for each card put on a foundation again after a take-back: docs/scoring.md). Only the
+    player's own figures, never another's. ``None`` for a game not won (or of no player any more).
+    One aggregate over the player's won games of the rule."""
+    if game.status != StatusChoices.WON or game.time_ms is None or game.finished_at is None:
+        return None
+    if game.owner_id is not None:
+        owner = Q(owner_id=game.owner_id)
+    elif game.guest_session_key:
+        owner = Q(owner__isnull=True, guest_session_key=game.guest_session_key)
+    else:
+        return None
+    before = (
+        Game.objects.filter(owner, rule=game.rule, status=StatusChoices.WON, finished_at__lt=game.finished_at)
+        .exclude(pk=game.pk)
+        .aggregate(wins=Count("pk"), best_time_ms=Min("time_ms"), fewest_moves=Min("moves"))
+    )
+    wins, best_time, fewest = before["wins"], before["best_time_ms"], before["fewest_moves"]
+    again = max(0, game.score - CLEAN_WIN_SCORE) // FOUNDATION_POINTS
+    return {
+        "first_of_rule": wins == 0,
+        "best_time": wins > 0 and best_time is not None and game.time_ms < best_time,
+        "fewest_moves": wins > 0 and fewest is not None and game.moves < fewest,
+        "before": {"wins": wins, "best_time_ms": best_time, "fewest_moves": fewest},
+        "clean": game.score == CLEAN_WIN_SCORE,
+        "clean_score": CLEAN_WIN_SCORE,
+        "put_up_again": again,
+    }

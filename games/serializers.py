@@ -93,6 +93,10 @@ class UndoSerializer(SeqSerializer):
     """An undo, with the optional move counter the client last saw."""
 
 
+class FinishSerializer(SeqSerializer):
+    """A finish, with the optional move counter the client last saw."""
+
+
 class GameStartSerializer(serializers.Serializer):
     """Start a game: a random deal of `rule` (classic if nothing is given), a `code`, or the daily deal."""
 
@@ -188,6 +192,34 @@ class AttemptSerializer(serializers.Serializer):
     )
 
 
+class WinBeforeSerializer(serializers.Serializer):
+    wins = serializers.IntegerField(min_value=0, help_text="Games of this rule the player had won before.")
+    best_time_ms = serializers.IntegerField(
+        allow_null=True, min_value=0, help_text="The best time of those wins (null: none)."
+    )
+    fewest_moves = serializers.IntegerField(
+        allow_null=True, min_value=0, help_text="The fewest moves of those wins (null: none)."
+    )
+
+
+class WinSerializer(serializers.Serializer):
+    """What a win was for its player: records against the player's own earlier wins of the rule
+    (an account's, or a guest's browser's), and its score taken apart (docs/scoring.md)."""
+
+    first_of_rule = serializers.BooleanField(help_text="The player's first won game of this rule.")
+    best_time = serializers.BooleanField(help_text="Faster than every earlier win of this rule (a new best time).")
+    fewest_moves = serializers.BooleanField(help_text="Fewer moves than every earlier win of this rule.")
+    before = WinBeforeSerializer(help_text="The player's figures of this rule before this win.")
+    clean = serializers.BooleanField(help_text="Won with exactly `clean_score` points: no card taken back.")
+    clean_score = serializers.IntegerField(
+        help_text="The score of a clean win: 52 cards × 10 on the foundations and 21 cards turned up × 5 (625)."
+    )
+    put_up_again = serializers.IntegerField(
+        min_value=0,
+        help_text="Cards put on a foundation again after a take-back: 10 points each above `clean_score`.",
+    )
+
+
 class GameStateSerializer(serializers.Serializer):
     """A game as the player sees it. Face-down cards are `XX`."""
 
@@ -239,6 +271,10 @@ class GameStateSerializer(serializers.Serializer):
     elapsed_ms = serializers.IntegerField(min_value=0, help_text="Server time from creation to the win (or now).")
     undo_available = serializers.IntegerField(min_value=0, help_text="How many moves can be undone (at most 100).")
     legal_moves = MoveSerializer(many=True, help_text="Every legal move of the position.")
+    finish_available = serializers.BooleanField(
+        help_text="Every card is face up and putting them on the foundations one by one wins: "
+        "`POST games/{id}/finish` does that (docs/rules.md)."
+    )
     last = LastMoveSerializer(allow_null=True, help_text="The last accepted move or undo, or null.")
     solution_length = serializers.IntegerField(
         allow_null=True,
@@ -246,6 +282,13 @@ class GameStateSerializer(serializers.Serializer):
         help_text="For a daily deal whose day is over: the length of the solver's winning line "
         "(every daily deal is certified winnable). Null otherwise.",
     )
+    win = WinSerializer(allow_null=True, help_text="For a won game: what the win was for its player. Null otherwise.")
+
+
+class GameFinishedSerializer(GameStateSerializer):
+    """The state of a game won by a finish, with the moves the finish played."""
+
+    finish_moves = MoveSerializer(many=True, help_text="The finish's moves in the order played (each to `f`).")
 
 
 class GameSummarySerializer(serializers.Serializer):

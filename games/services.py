@@ -9,7 +9,7 @@ PostgreSQL); otherwise it reads again. It returns what happened and renders noth
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
@@ -36,13 +36,15 @@ from .signals import results_changed_send
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """An accepted move or undo: the game as written, its engine, the time it was made, and what
-    the answer shows beside them (the deal's solution length, :func:`games.selectors.daily_solution_length`)."""
+    """An accepted move, undo or finish: the game as written, its engine, the time it was made,
+    what the answer shows beside them (the deal's solution length,
+    :func:`games.selectors.daily_solution_length`), and the moves it played (a finish's many)."""
 
     game: Game
     at: datetime
     engine: EngineGame
     solution_length: int | None
+    played: tuple[Move, ...] = ()
 
 
 def game_start(
@@ -118,12 +120,21 @@ def games_untouched_delete(*, player: Player) -> int:
 
 def game_play(*, game_id: UUID, player: Player, move: Move, seq: int | None = None) -> MoveOutcome:
     """Play ``move``; ``stale`` (409) if ``seq`` is not the move counter, the rule's reason (422) if refused."""
-    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda game, engine: engine.play(move))
+    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda game, engine: [engine.play(move)])
 
 
 def game_undo(*, game_id: UUID, player: Player, seq: int | None = None) -> MoveOutcome:
     """Take back the last move (it counts as a move); ``nothing_to_undo`` or ``game_over`` (422)."""
-    return _game_change(game_id=game_id, player=player, seq=seq, change=_undo)
+    return _game_change(game_id=game_id, player=player, seq=seq, change=lambda game, engine: [_undo(game, engine)])
+
+
+def game_finish(*, game_id: UUID, player: Player, seq: int | None = None) -> MoveOutcome:
+    """The player's finish (docs/rules.md): once every card is face up, every card left goes onto
+    its foundation, each an ordinary move (counted, scored, logged), all of them in one write, and
+    the game is won. ``cards_face_down``, ``finish_blocked`` or ``game_over`` (422) if there is no
+    finish; ``stale`` (409) as for a move. The moves' log entries are the finish's from
+    ``Game.finish_from`` on, which the pace checks of a ranked attempt leave out (docs/fair-play.md)."""
+    return _game_change(game_id=game_id, player=player, seq=seq, change=_finish, finish=True)
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
@@ -157,8 +168,13 @@ def idempotency_records_prune(*, before: datetime) -> int:
 # -- internals -----------------------------------------------------------------------------------
 
 
+#: A change of a game by the engine: the results of the moves it made, in order (one for a move
+#: or an undo, a finish's many).
+Change = Callable[[Game, EngineGame], Sequence[MoveResult]]
+
+
 def _game_change(
-    *, game_id: UUID, player: Player, seq: int | None, change: Callable[[Game, EngineGame], MoveResult]
+    *, game_id: UUID, player: Player, seq: int | None, change: Change, finish: bool = False
 ) -> MoveOutcome:
     """Read the game, let the engine change it, and write it back only if no other request changed
     it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
@@ -170,15 +186,17 @@ def _game_change(
         seen, read_version = game.moves, game.version
         now = timezone.now()
         try:
-            engine, log, fields = _game_apply(game=game, seq=seq, change=change, now=now)
+            engine, logs, fields, results = _game_apply(game=game, seq=seq, change=change, now=now, finish=finish)
         except _HistoryMoved:
             continue
-        if store.game_change_save(game=game, read_version=read_version, fields=fields, log=log):
-            metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won)
+        if store.game_change_save(game=game, read_version=read_version, fields=fields, logs=logs):
+            for log in logs:
+                metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won and log is logs[-1])
             if engine.is_won:
                 _game_won_effects(game)
             length = selectors.daily_solution_length(game=game, now=now)
-            return MoveOutcome(game=game, at=now, engine=engine, solution_length=length)
+            played = tuple(result.move for result in results if result.move is not None)
+            return MoveOutcome(game=game, at=now, engine=engine, solution_length=length, played=played)
     # Other requests kept changing the game each time (not seen outside of a stress test).
     raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
@@ -187,10 +205,11 @@ CHANGE_ATTEMPTS = 8
 
 
 def _game_apply(
-    *, game: Game, seq: int | None, change: Callable[[Game, EngineGame], MoveResult], now: datetime
-) -> tuple[EngineGame, MoveLog, list[str]]:
-    """Change ``game`` (in memory) by the engine; returns the engine, the new log entry and the
-    fields this change set (only those are written)."""
+    *, game: Game, seq: int | None, change: Change, now: datetime, finish: bool = False
+) -> tuple[EngineGame, list[MoveLog], list[str], Sequence[MoveResult]]:
+    """Change ``game`` (in memory) by the engine; returns the engine, the new log entries, the
+    fields this change set (only those are written) and what each move did. A ``finish`` marks
+    where its moves begin (``Game.finish_from``)."""
     if seq is not None and seq != game.moves:
         raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
     engine = EngineGame.from_state(game.state)
@@ -199,36 +218,46 @@ def _game_apply(
         # first (:mod:`games.history`), then the caller reads the game again.
         history.history_to_log(game, Game=Game, MoveLog=MoveLog)
         raise _HistoryMoved
+    before = engine.moves
     try:
-        result = change(game, engine)
+        results = change(game, engine)
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
     fields = ["state", "score", "moves", "version"]
     # The day closed before this move (the midnight task may not have come yet): from now on the
     # game is practice, whatever this move does.
     fields += attempt.attempt_close(game, now=now)
-    log = MoveLog(
-        game=game,
-        seq=engine.moves,
-        move="undo" if result.move is None else str(result.move),
-        points=result.points,
-        flipped=result.flipped or "",
-        step=result.step,
-        below=result.below,
-        created_at=now,
-    )
+    logs = [
+        MoveLog(
+            game=game,
+            seq=before + n,
+            move="undo" if result.move is None else str(result.move),
+            points=result.points,
+            flipped=result.flipped or "",
+            step=result.step,
+            below=result.below,
+            created_at=now,
+        )
+        for n, result in enumerate(results, start=1)
+    ]
     game.state = engine.to_state()
     game.score = engine.score
     game.moves = engine.moves
     game.version += 1
-    fields += attempt.attempt_pace(game, now=now)
+    if finish:
+        # The finish's moves are the player's one act, not a pace (docs/fair-play.md): no window
+        # of the attempt's pace closes on them, and the review leaves them out.
+        game.finish_from = before
+        fields.append("finish_from")
+    else:
+        fields += attempt.attempt_pace(game, now=now)
     if engine.is_won:
         game.status = StatusChoices.WON
         game.finished_at = now
         game.time_ms = game.elapsed_ms(now)
         fields += ["status", "finished_at", "time_ms"]
         fields += attempt.attempt_win(game, now=now)  # pending: reviewed by the task before it counts
-    return engine, log, fields
+    return engine, logs, fields, results
 
 
 class _HistoryMoved(Exception):
@@ -244,6 +273,10 @@ def _undo(game: Game, engine: EngineGame) -> MoveResult:
             raise ValueError(f"game {game.pk}: the log has no step for move {needed}")
         engine.undo_step_load(*step)
     return engine.undo()
+
+
+def _finish(game: Game, engine: EngineGame) -> list[MoveResult]:
+    return engine.finish()
 
 
 def _has_played_daily(*, user: Any, day: date) -> bool:

@@ -11,9 +11,9 @@ return ordinary model instances:
 * :func:`game_read` reads the game (no lock).
 * :func:`game_change_save` writes the change only if the game is still at the version that was
   read (optimistic concurrency): the game's row and its move log entry, the only rows a move
-  writes. On PostgreSQL that is one statement (the row update and the insert joined by ``WITH``),
-  so it is atomic without a transaction of its own and costs one round trip; SQLite gets the same
-  statements in a transaction.
+  writes (a finish writes an entry for each of its moves). On PostgreSQL that is one statement
+  (the row update and the inserts joined by ``WITH``), so it is atomic without a transaction of
+  its own and costs one round trip; SQLite gets the same statements in a transaction.
 * :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
   ``Idempotency-Key`` (:mod:`games.idempotency`, which holds the move and its answer in one
   transaction).
@@ -57,25 +57,30 @@ def game_read(*, game_id: UUID, player: Player) -> Game | None:
     return _from_row(Game, row)
 
 
-def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], log: MoveLog) -> bool:
-    """Write ``fields`` of ``game`` (its ``version`` goes up by one) and ``log``, both or neither,
-    if the game's row is still at ``read_version``; returns whether it was."""
+def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], logs: Sequence[MoveLog]) -> bool:
+    """Write ``fields`` of ``game`` (its ``version`` goes up by one) and ``logs`` (a move's one
+    entry, a finish's several), all or nothing, if the game's row is still at ``read_version``;
+    returns whether it was."""
+    if not logs:
+        raise ValueError("a change writes at least one log entry")
     postgres = connection.vendor == "postgresql"
     game_fields = [Game._meta.get_field(name) for name in fields if name != "version"]
     # On PostgreSQL the insert takes the game's id from the updated row (no parameter of its own).
     log_fields = _insert_fields(MoveLog, with_game=not postgres)
     update_params = [_prep(field, getattr(game, field.attname)) for field in game_fields]
     where_params = [_prep(Game._meta.pk, game.pk), read_version]
-    log_params = [_prep(field, getattr(log, field.attname)) for field in log_fields]
+    log_params = [[_prep(field, getattr(log, field.attname)) for field in log_fields] for log in logs]
     update = _update_sql(tuple(field.column for field in game_fields))
     if postgres:
-        row = _fetchone(_changed_sql(update), [*update_params, *where_params, *log_params])
+        params = [*update_params, *where_params, *(value for entry in log_params for value in entry)]
+        row = _fetchone(_changed_sql(update, len(logs)), params)
         return bool(row and row[0])
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(update, [*update_params, *where_params])
         if cursor.rowcount != 1:
             return False
-        cursor.execute(_insert_sql(MoveLog), log_params)
+        for entry in log_params:
+            cursor.execute(_insert_sql(MoveLog), entry)
         return True
 
 
@@ -165,15 +170,17 @@ def _insert_sql(model: type[Model]) -> str:
 
 
 @functools.cache
-def _changed_sql(update: str) -> str:
-    """PostgreSQL: the update, then the log entry's insert only if the update found the row, in one
-    statement."""
+def _changed_sql(update: str, entries: int = 1) -> str:
+    """PostgreSQL: the update, then the inserts of ``entries`` log entries only if the update
+    found the row, in one statement (one insert each: a parameter of an ``INSERT ... SELECT`` takes
+    its column's type, which a ``UNION`` of them would not)."""
     fields = _insert_fields(MoveLog, with_game=False)
     columns = ", ".join(_q(field.column) for field in fields)
     values = ", ".join(["%s"] * len(fields))
     table = _q(MoveLog._meta.db_table)
     insert = f"INSERT INTO {table} ({_q('game_id')}, {columns}) SELECT changed.id, {values} FROM changed"
-    return f"WITH changed AS ({update} RETURNING {_q('id')} AS id), logged AS ({insert}) SELECT count(*) FROM changed"
+    logged = ", ".join(f"logged{n} AS ({insert})" for n in range(entries))
+    return f"WITH changed AS ({update} RETURNING {_q('id')} AS id), {logged} SELECT count(*) FROM changed"
 
 
 # -- values --------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/undo", api.GameUndoApi.as_view(), name="game-undo"),
+    path("games/<uuid:game_id>/finish", api.GameFinishApi.as_view(), name="game-finish"),
     path("games/<uuid:game_id>/replay", replay_api.GameReplayApi.as_view(), name="game-replay"),
     path("games/<uuid:game_id>/hint", assist_api.GameHintApi.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/winnable", assist_api.GameWinnableApi.as_view(), name="game-winnable"),

@@ -49,7 +49,7 @@ from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
 
 from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
-from ..movelog import moves_read
+from ..movelog import Played, moves_read
 from ..signals import results_changed_send
 from . import clairvoyance, clock, links, suspects
 from .suspects import Pace
@@ -347,7 +347,7 @@ def attempts_pending(*, before: datetime) -> list[str]:
     return [str(pk) for pk in pending.order_by().values_list("pk", flat=True)]
 
 
-def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[str, list[HoldReason], str]:
+def _verdict(game: Game, entries: Sequence[Played]) -> tuple[str, list[HoldReason], str]:
     """The review's verdict, the reasons it holds the win for, and the text staff read."""
     seqs = [seq for seq, _, _ in entries]
     if seqs != list(range(1, len(entries) + 1)) or len(entries) != game.moves:
@@ -361,7 +361,9 @@ def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[
         return ReviewChoices.INVALID, [], f"the log does not replay: {exc}"
     if replayed != stored or not replayed.is_won:
         return ReviewChoices.INVALID, [], "the log does not reproduce the stored game"
-    pace = Pace.of([at for _, _, at in entries])
+    # The pace of the moves played one by one: a finish's moves, one request, are left out.
+    by_hand = suspects.by_hand(entries, game.finish_from)
+    pace = Pace.of([entry.at for entry in by_hand])
     suspects.suspect_mark(game=game, pace=pace)  # a win is an attempt too
     reasons = _hold_reasons(game, pace)
     if clairvoyance_due(game):
@@ -371,7 +373,12 @@ def _verdict(game: Game, entries: Sequence[tuple[int, str, datetime]]) -> tuple[
     if reasons:
         text = "; ".join(f"{reason}: {detail}" for reason, detail in reasons)
         return ReviewChoices.HELD, [reason for reason, _ in reasons], text
-    return ReviewChoices.VERIFIED, [], f"replayed {len(entries)} moves; median gap {pace.median_gap_ms:.0f} ms"
+    finished = f" ({len(entries) - len(by_hand)} of them a finish)" if len(by_hand) < len(entries) else ""
+    return (
+        ReviewChoices.VERIFIED,
+        [],
+        f"replayed {len(entries)} moves{finished}; median gap {pace.median_gap_ms:.0f} ms",
+    )
 
 
 def _hold_reasons(game: Game, pace: Pace) -> list[tuple[HoldReason, str]]:

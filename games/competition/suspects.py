@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -29,6 +29,22 @@ from django.db.models import Count, Q
 from ..models import DailyStartLink, DailySuspect, Game
 from ..movelog import moves_read
 from . import clock
+
+
+class _Logged(Protocol):
+    @property
+    def seq(self) -> int: ...
+
+
+Logged = TypeVar("Logged", bound=_Logged)
+
+
+def by_hand(entries: Iterable[Logged], finish_from: int | None) -> list[Logged]:
+    """The entries of a log that its player made one by one: all but a finish's (the moves after
+    ``Game.finish_from``, played by one request: docs/fair-play.md). Every pace check reads these."""
+    if finish_from is None:
+        return list(entries)
+    return [entry for entry in entries if entry.seq <= finish_from]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +96,16 @@ def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[A
     paced = Game.objects.filter(daily=day, machine_pace_at__isnull=False, owner_id__isnull=False)
     if user_ids is not None:
         paced = paced.filter(owner_id__in=list(user_ids))
-    found = dict(paced.values_list("pk", "owner_id"))
-    marked = set(
-        DailySuspect.objects.filter(day=day, user_id__in=set(found.values())).values_list("user_id", flat=True)
-    )
+    found = {
+        pk: (owner_id, finish_from) for pk, owner_id, finish_from in paced.values_list("pk", "owner_id", "finish_from")
+    }
+    owners = {owner_id for owner_id, _ in found.values()}
+    marked = set(DailySuspect.objects.filter(day=day, user_id__in=owners).values_list("user_id", flat=True))
     end = clock.day_end(day)
-    for game_id, owner_id in found.items():
+    for game_id, (owner_id, finish_from) in found.items():
         if owner_id in marked:
             continue
-        times = [entry.at for entry in moves_read([game_id])[game_id] if entry.at < end]
+        times = [entry.at for entry in by_hand(moves_read([game_id])[game_id], finish_from) if entry.at < end]
         pace = Pace.of(times)
         DailySuspect.objects.bulk_create(
             [
@@ -102,7 +119,7 @@ def suspects_paced(*, day: date, user_ids: Iterable[Any] | None = None) -> set[A
             ],
             ignore_conflicts=True,
         )
-    return set(found.values())
+    return owners
 
 
 def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
@@ -119,7 +136,7 @@ def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
         owner_id__in=wanted - suspects,
         created_at__lt=end,
         moves__gte=settings.FAIRPLAY_SUSPECT_MIN_MOVES,
-    ).only("id", "owner_id", "daily", "moves")
+    ).only("id", "owner_id", "daily", "moves", "finish_from")
     # An attempt already found human-paced at its move count is not read again.
     human = cache.get_many([_human_key(game) for game in candidates])
     attempts = {game.pk: game for game in candidates if _human_key(game) not in human}
@@ -129,7 +146,8 @@ def suspects_scan(*, day: date, user_ids: Iterable[Any]) -> set[Any]:
         game = attempts[game_id]
         if not entries:
             continue
-        if suspect_mark(game=game, pace=Pace.of([entry.at for entry in entries if entry.at < end])):
+        played = by_hand(entries, game.finish_from)
+        if suspect_mark(game=game, pace=Pace.of([entry.at for entry in played if entry.at < end])):
             suspects.add(game.owner_id)
         else:
             found_human[_human_key(game)] = True

@@ -21,6 +21,8 @@ REASONS: Final[frozenset[str]] = frozenset(
         "same_column",  # the cards are already in that column
         "nothing_to_undo",  # no move left to undo (UNDO_LIMIT)
         "game_over",  # the game is already won
+        "cards_face_down",  # a finish while a card still lies face down
+        "finish_blocked",  # a finish where a card lies on a lower card of its own suit
     }
 )
 

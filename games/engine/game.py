@@ -232,7 +232,76 @@ class Game:
                         append(_FROM_FOUNDATION[f, t])
         return moves
 
+    def finish_moves(self) -> list[Move]:
+        """The finish (docs/rules.md): once every card is face up, the moves that put each card
+        left on the table onto its foundation, one at a time, lowest rank first (then the lowest
+        column), so that the cards go up in the order a player would tap them. ``IllegalMove``
+        when there is none: ``game_over`` (won already), ``cards_face_down`` (a card still lies
+        face down: whether they would go up in order is not the player's to learn from a button),
+        ``finish_blocked`` (a card lies on a lower card of its own suit: foundation moves alone
+        cannot take it off).
+
+        Foundation moves never block one another (each only uncovers a card and raises its
+        suit's foundation), so if any order of them completes the game, this one does.
+
+        >>> rest = {"S": "JS", "H": "JH", "D": "KD", "C": "KC"}
+        >>> game = Game.from_layout([["KH", "KS", "QH"], ["QS"], [], [], [], [], []], rest)
+        >>> [str(move) for move in game.finish_moves()]
+        ['t1:QH>f', 't2:QS>f', 't1:KS>f', 't1:KH>f']
+        >>> game = Game.from_layout([["QH", "KH"], ["KS", "QS"], [], [], [], [], []], rest)
+        >>> [str(move) for move in game.finish_moves()]
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.IllegalMove: finish_blocked
+        """
+        if self.foundations == _ALL_UP:
+            raise IllegalMove("game_over")
+        if any(self.down):
+            raise IllegalMove("cards_face_down")
+        columns = [list(col) for col in self.columns]
+        tops = list(self.foundations)
+        moves: list[Move] = []
+        while True:
+            best = -1
+            best_rank = KING + 1
+            for s, col in enumerate(columns):
+                if col:
+                    card = col[-1]
+                    rank = RANK[card]
+                    if tops[SUIT[card]] == rank - 1 and rank < best_rank:
+                        best, best_rank = s, rank
+            if best < 0:
+                break
+            card = columns[best].pop()
+            tops[SUIT[card]] = best_rank
+            moves.append(Move(Source(best), TO_FOUNDATION, card))
+        if tops != _ALL_UP:
+            raise IllegalMove("finish_blocked")
+        return moves
+
+    @property
+    def can_finish(self) -> bool:
+        """Whether :meth:`finish` would play (:meth:`finish_moves` has its moves)."""
+        if self.foundations == _ALL_UP or any(self.down):
+            return False
+        try:
+            self.finish_moves()
+        except IllegalMove:
+            return False
+        return True
+
     # -- changes ------------------------------------------------------------------------------
+    def finish(self) -> list[MoveResult]:
+        """Play :meth:`finish_moves`, each an ordinary move (counted, scored, one undo step each,
+        though a won game takes no undo); ``IllegalMove`` and no change if there are none.
+
+        >>> rest = {"S": "JS", "H": "JH", "D": "KD", "C": "KC"}
+        >>> game = Game.from_layout([["KS", "QH"], ["KH", "QS"], [], [], [], [], []], rest)
+        >>> [str(result.move) for result in game.finish()], game.moves, game.score, game.is_won
+        (['t1:QH>f', 't2:QS>f', 't1:KS>f', 't2:KH>f'], 4, 40, True)
+        """
+        return [self.play(move) for move in self.finish_moves()]
+
     def play(self, move: Move) -> MoveResult:
         """Check ``move`` against the rules and make it; ``IllegalMove`` and no change otherwise."""
         if self.foundations == _ALL_UP:
@@ -383,6 +452,7 @@ class Game:
             "undo_available": self.undo_available,
             "legal_moves": [] if won else [m.to_json() for m in self.legal_moves()],
             "status": "won" if won else "playing",
+            "finish_available": not won and self.can_finish,
             "last": None if self.last is None else {"points": self.last.points, "flipped": self.last.flipped},
         }
 

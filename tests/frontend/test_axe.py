@@ -74,6 +74,13 @@ def one_move_from_winning() -> tuple[EngineGame, str]:
     return engine, "KC"
 
 
+def finish_offered() -> EngineGame:
+    """Every card face up, and putting them up wins: the game bar offers Finish."""
+    foundations = {"S": "JS", "H": "KH", "D": "KD", "C": "KC"}
+    code = GameCode.parse("YU1-C-AAAAAAC")
+    return EngineGame.from_layout([["KS", "QS"], [], [], [], [], [], []], foundations, code=code)
+
+
 def won() -> EngineGame:
     foundations = {"S": "KS", "H": "KH", "D": "KD", "C": "KC"}
     return EngineGame.from_layout([[], [], [], [], [], [], []], foundations, code=GameCode.parse("YU1-C-AAAAAAC"))
@@ -118,6 +125,10 @@ def test_no_page_or_dialog_has_a_wcag_violation(new_page: Any, device: str, loca
     page.wait_for_selector("#confirm-dialog[open]")
     found += violations(page, "confirm dialog")
     close_dialog(page)
+    ready = factories.game(session_key=key, engine=finish_offered())
+    page.goto(f"/?game={ready.pk}", wait_until="networkidle")
+    page.wait_for_selector("#finish-button:not([hidden])")
+    found += violations(page, "/ finish offered")
     engine, card = one_move_from_winning()
     almost = factories.game(session_key=key, engine=engine)
     page.goto(f"/?game={almost.pk}", wait_until="networkidle")

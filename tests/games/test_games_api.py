@@ -35,8 +35,10 @@ STATE_KEYS = [
     "elapsed_ms",
     "undo_available",
     "legal_moves",
+    "finish_available",
     "last",
     "solution_length",
+    "win",
 ]
 
 

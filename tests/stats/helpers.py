@@ -128,3 +128,41 @@ def result_for(game: Game, *, verified: bool = True) -> DailyResult:
     )
     standing.standing_record(game_id=game.pk)
     return result
+
+
+def play_until_the_finish(game_id: str, *, gaps_ms: list[int] | None = None, pace_ms: int = 1000) -> int:
+    """Play the solver's winning line of the game's deal up to the first position that has a finish,
+    as a player would have (the log's times ``gaps_ms`` apart, else ``pace_ms``); returns the moves
+    played by hand."""
+    game = Game.objects.get(pk=game_id)
+    engine = EngineGame.new(GameCode.parse(game.code))
+    hand = []
+    for move in winning_line(game.code):
+        if engine.can_finish:
+            break
+        hand.append(engine.play(move))
+    gaps = gaps_ms or [pace_ms] * len(hand)
+    assert len(gaps) == len(hand)
+    start = timezone.now() - timedelta(milliseconds=sum(gaps) + 1000)
+    at = start
+    entries = []
+    for seq, (result, gap) in enumerate(zip(hand, gaps, strict=True), start=1):
+        at += timedelta(milliseconds=gap)
+        entries.append(
+            MoveLog(
+                game=game,
+                seq=seq,
+                move=str(result.move),
+                points=result.points,
+                flipped=result.flipped or "",
+                step=result.step,
+                below=result.below,
+                created_at=at,
+            )
+        )
+    MoveLog.objects.bulk_create(entries)
+    # The clock as it would be: the attempt began before its first move, the finish comes now.
+    Game.objects.filter(pk=game.pk).update(
+        state=engine.to_state(), moves=engine.moves, score=engine.score, created_at=start
+    )
+    return len(hand)

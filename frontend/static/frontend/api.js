@@ -91,6 +91,8 @@ export const games = {
   /** A game's replay: its deal, the moves as its player saw them, the solver's verdict. */
   replay: (id) => request("GET", `games/${encodeURIComponent(id)}/replay`),
   undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
+  /** Every card left onto its foundation (once all are face up): the won state and `finish_moves`. */
+  finish: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/finish`, seq === undefined ? {} : { seq }),
   /** One page of the player's games, newest first; `status: "playing"` for the unfinished ones. */
   list: (page = 1, { status = null, size = null } = {}) => {
     const query = new URLSearchParams({ page: String(page) });

@@ -41,7 +41,7 @@ function reviewText({ review, held_for: heldFor, review_by: reviewBy }) {
 const day = createStore();
 let retryTimer = 0;
 
-const table = new GameTable({ settings, onWin: (state) => won(state) });
+const table = new GameTable({ settings, onWin: (state, info) => won(state, info) });
 bindSettings(settings);
 bindNewGameDialog(
   (state) => {
@@ -333,7 +333,15 @@ async function rankedResult({ id, answer, date }) {
   return t("daily.review.pending"); // still being checked
 }
 
-async function won(state) {
+async function won(state, { reopened = false } = {}) {
+  // What the win was for the player and its score taken apart, after a short cascade (win.js).
+  try {
+    const win = await import("./win.js");
+    win.fillWin(state);
+    if (!reopened) await win.celebrate(table.board);
+  } catch (err) {
+    console.error(err); // the dialog without its extra lines
+  }
   const date = state.daily || (day.state && day.state.date);
   const counted = state.ranked && !state.closed;
   const first = counted ? reviewText(state) || t("daily.review.pending") : t("daily.unranked");

@@ -4,7 +4,7 @@
 // buttons) into API moves, and shows hints and the server's answers (gamebar.js's Messages). It never judges
 // a move itself: drop hints and the optimistic first frame use only moves the server listed in
 // legal_moves (moves.js); everything else is the server's answer.
-import { t, cardName } from "./i18n.js";
+import { t, tn, cardName } from "./i18n.js";
 import { games } from "./api.js";
 import { Board, previewMove } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
@@ -14,6 +14,8 @@ import { createStore, isNewGame } from "./store.js";
 import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
 
 const $ = (id) => document.getElementById(id);
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const reducedMotion = () => Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 export class GameTable {
   constructor({ settings, onWin = null, onState = null, onLost = null }) {
@@ -34,6 +36,7 @@ export class GameTable {
       onUndo: () => this.undo(),
       onHint: () => this.hint(),
       onWinnable: () => this.winnable(),
+      onFinish: () => this.finish(),
       onDayOver: (state) => this.dayOver(state),
     });
     this.keys = attachKeyboard(this);
@@ -102,7 +105,8 @@ export class GameTable {
     if (state.last && state.last.flipped && !fresh) this.announce(t("flipped", { card: cardName(state.last.flipped) }));
     if (this.onState) this.onState(state);
     if (state.status === "won" && (fresh || previous.status !== "won") && this.onWin) {
-      setTimeout(() => this.onWin(state), fresh ? 0 : 450);
+      // (a won game opened again, or one just won: only that one celebrates)
+      setTimeout(() => this.onWin(state, { reopened: fresh }), fresh ? 0 : 450);
     }
   }
 
@@ -208,6 +212,43 @@ export class GameTable {
         await this.refused(err);
       }
     });
+  }
+
+  /** Finish (docs/rules.md): offered by the server once every card is face up; one request puts
+   *  every card left onto its foundation, and the moves it answers are shown one after another (a
+   *  short cascade) before the won state. */
+  finish() {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state || state.status !== "playing" || !state.finish_available) return;
+      this.clearHint();
+      this.messages.hideNote();
+      try {
+        const next = await games.finish(state.id, state.moves);
+        const moves = next.finish_moves || [];
+        await this.cascade(state, moves);
+        this.show(next);
+        this.announce(tn("finished", moves.length));
+      } catch (err) {
+        this.board.render(this.state);
+        await this.refused(err);
+      }
+    });
+  }
+
+  /** The finish's moves from `state`, one after another, each card sliding up as if tapped: about
+   *  a second in all (none under prefers-reduced-motion: the won state comes at once). */
+  async cascade(state, moves) {
+    if (!moves.length || reducedMotion()) return;
+    const step = Math.max(25, Math.min(70, 1200 / moves.length));
+    let view = state;
+    for (const move of moves) {
+      view = previewMove(view, move);
+      if (!view) return;
+      this.board.render(view);
+      await pause(step);
+    }
+    await pause(220); // the last card's slide
   }
 
   /** Hint: the server's suggestion, named in the note and shown on the card and its target for
@@ -317,6 +358,9 @@ export class GameTable {
   announceMove(move, before, after) {
     const card = movedCard(before, move);
     if (!card) return;
-    this.announce(t("moved", { card: cardName(card), target: this.placeName(movedTo(move, card, after)) }));
+    const said = t("moved", { card: cardName(card), target: this.placeName(movedTo(move, card, after)) });
+    // The move that turned the last card up, or cleared the way: the finish is there now.
+    const offered = after.finish_available && !before.finish_available ? ` ${t("finish.offered")}` : "";
+    this.announce(said + offered);
   }
 }

@@ -50,7 +50,7 @@ export async function copyText(text) {
 
 export class GameBar {
   /** onDayOver(state): the countdown reached 00:00 UTC on a game the server has not closed yet. */
-  constructor({ store, messages, onUndo, onHint, onWinnable, onDayOver }) {
+  constructor({ store, messages, onUndo, onHint, onWinnable, onFinish, onDayOver }) {
     this.store = store;
     this.messages = messages;
     this.onDayOver = onDayOver;
@@ -58,6 +58,7 @@ export class GameBar {
     $("undo-button").addEventListener("click", onUndo);
     $("hint-button").addEventListener("click", onHint);
     $("winnable-button").addEventListener("click", onWinnable);
+    $("finish-button").addEventListener("click", onFinish);
     $("code-button").addEventListener("click", () => this.copyCode());
     store.subscribe((state, previous) => this.render(state, previous));
     setInterval(() => this.tick(), 250);
@@ -87,6 +88,7 @@ export class GameBar {
     $("undo-button").disabled = true;
     $("hint-button").hidden = true;
     $("winnable-button").hidden = true;
+    $("finish-button").hidden = true;
     $("close-figure").hidden = true;
   }
 
@@ -104,8 +106,12 @@ export class GameBar {
     const copy = s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily");
     button.setAttribute("aria-label", shown && shown !== s.code ? `${shown}, ${copy}` : copy);
     $("undo-button").disabled = !s.undo_available || s.status !== "playing";
+    // Finish: offered by the server once every card is face up and putting them up wins (the
+    // player's act: docs/rules.md). It takes the place of the help, which has nothing left to say.
+    const finish = s.status === "playing" && Boolean(s.finish_available);
+    $("finish-button").hidden = !finish;
     // Help exists for practice games only: never for today's daily deal (its code is still secret).
-    const help = s.status === "playing" && !(s.daily && !s.code);
+    const help = s.status === "playing" && !(s.daily && !s.code) && !finish;
     $("hint-button").hidden = !help;
     $("winnable-button").hidden = !help;
     document.documentElement.dataset.rule = s.rule; // the rules text and how-to of this game's rule

@@ -172,8 +172,11 @@ export function attachKeyboard(table) {
         table.announce(t("cursor.cancel"));
       } else handled = false;
     } else if (key === "f" || key === "F") {
+      // Once the server offers the finish, F is the finish (every card left goes up: the one
+      // under the cursor with them, and the moves and score are the same as card by card).
       const card = focusedCard();
-      if (card && cursor.zone === "t") table.tapToFoundation(card);
+      if (view().finish_available) table.finish();
+      else if (card && cursor.zone === "t") table.tapToFoundation(card);
     } else if (key === "a" || key === "A") {
       const card = focusedCard();
       if (card && cursor.zone === "t") table.autoPlace(card);

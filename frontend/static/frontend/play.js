@@ -16,7 +16,7 @@ const settings = new Settings();
 settings.loadLocal();
 
 const openNew = () => $("new-button").click();
-const table = new GameTable({ settings, onWin: (state) => won(state), onLost: () => lost(t("lost.gone")) });
+const table = new GameTable({ settings, onWin: (state, info) => won(state, info), onLost: () => lost(t("lost.gone")) });
 bindSettings(settings);
 bindNewGameDialog((state) => start(state, { push: true }), { current: () => table.state });
 $("lost-new").addEventListener("click", openNew);
@@ -50,10 +50,21 @@ function start(state, { push = false, resumed = false } = {}) {
   performance.mark("board-rendered");
 }
 
-/** The win dialog; for a won ranked daily attempt (also one opened again, ?game=<id>) where it
- *  stands and the text to share, in the dialog and on the page below the table (reachable after
- *  the dialog is closed). Their modules are loaded only then: the play page stays light. */
-async function won(state) {
+/** The win dialog: what the win was for the player, its score taken apart and, for a practice
+ *  game, a challenge to send (win.js), after a short cascade of cards for a win just made; for a
+ *  won ranked daily attempt (also one opened again, ?game=<id>) where it stands and the text to
+ *  share, in the dialog and on the page below the table (reachable after the dialog is closed).
+ *  Their modules are loaded only then: the play page stays light. */
+async function won(state, { reopened = false } = {}) {
+  let win = null;
+  try {
+    win = await import("./win.js");
+    win.fillWin(state);
+  } catch (err) {
+    console.error(err); // the dialog without its extra lines
+  }
+  if (win && !reopened) await win.celebrate(table.board);
+  if (!table.state || table.state.id !== state.id) return; // another game meanwhile
   showWin(state, { onNew: openNew });
   $("play-result").hidden = true;
   const counted = state.ranked && state.daily && !state.closed;

@@ -103,7 +103,9 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
   for (const one of boxes) fill(one, text);
 }
 
-function fill(box, text) {
+/** Put `text` in the share box `box` with its copy and share buttons (the challenge of a practice
+ *  win uses it too: win.js). */
+export function fill(box, text) {
   box.querySelector("[data-share-text]").textContent = text;
   const done = box.querySelector("[data-share-done]");
   const say = (message) => {
