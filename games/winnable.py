@@ -112,7 +112,7 @@ def decision_ask(game: Game, *, scope: str) -> None:
     if not cache.add(_deciding_key(scope), 1, timeout=int(settings.WINNABLE_DECIDE_SECONDS) + 60):
         cache.delete(_asked_key(game.pk, game.moves))  # the player's other decision first: asked again later
         return
-    transaction.on_commit(partial(decide_dispatch, str(game.pk), game.moves, scope), robust=True)
+    decide_dispatch(str(game.pk), game.moves, scope)  # (a read: the game is committed already)
 
 
 def deal_decide_soon(game: Game) -> None:
@@ -214,7 +214,7 @@ def winnable_deal_take(rule: Rule) -> GameCode:
 
 def _fill_soon() -> None:
     if cache.add("winnable-pool:fill-asked", 1, timeout=60):
-        transaction.on_commit(fill_dispatch, robust=True)
+        fill_dispatch()
 
 
 def fill_dispatch() -> None:
