@@ -102,7 +102,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
         request=GameStartSerializer,
         description="With `winnable_only`, a deal from the pool of deals the solver has won; while that pool is "
         "being filled, 503 `winnable_not_ready` with `Retry-After`.",
-        responses={201: GameStateSerializer, **error_responses(400, 403, 429, 503)},
+        responses={201: GameStateSerializer, **error_responses(400, 403, 409, 429, 503)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameStartSerializer(data=request.data)
