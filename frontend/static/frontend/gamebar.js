@@ -121,6 +121,7 @@ export class GameBar {
     const badge = [t(`rule.${s.rule}`)];
     if (s.daily && !s.code) badge.push(t(this.counts() ? "bar.ranked" : "bar.practice"));
     if (s.solution_length) badge.push(tn("solved.in", s.solution_length));
+    else if (s.winnable_deal) badge.push(t("bar.winnable_deal")); // "winnable deals only": the solver won it
     $("rule-badge").textContent = badge.join(" · ");
     this.tick();
   }

@@ -33,6 +33,7 @@ const STRINGS = {
   "winnable.no": pgettext("winnable.no", "This game can no longer be won: undo some moves."),
   "winnable.unknown": pgettext("winnable.unknown", "The solver could not decide that, not even in the background."),
   "winnable.deciding": pgettext("winnable.deciding", "Deciding … the solver is working on it in the background."),
+  "bar.winnable_deal": pgettext("bar.winnable_deal", "winnable deal"),
   "bar.pause": pgettext("bar.pause", "Pause"),
   "bar.resume": pgettext("bar.resume", "Resume"),
   "ranked.nopause": pgettext("ranked.nopause", "A ranked attempt cannot be paused: its clock runs until the end."),
