@@ -205,6 +205,24 @@ class ErrorCode(StrEnum):
         409,
         pgettext_lazy("replay_broken", "This game cannot be replayed from its move log."),
     )
+    GAME_PAUSED = (
+        "game_paused",
+        409,
+        pgettext_lazy("game_paused", "The game is paused: resume it first (its clock is stopped, and so is play)."),
+    )
+    NO_PAUSE_WHEN_RANKED = (
+        "no_pause_when_ranked",
+        422,
+        pgettext_lazy(
+            "no_pause_when_ranked",
+            "A ranked attempt cannot be paused: its clock runs from the first card until the end, even if you leave.",
+        ),
+    )
+    WINNABLE_NOT_READY = (
+        "winnable_not_ready",
+        503,
+        pgettext_lazy("winnable_not_ready", "Winnable deals are being prepared. Please try again in a few seconds."),
+    )
     NO_HELP_FOR_DAILY = (
         "no_help_for_daily",
         422,

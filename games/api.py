@@ -107,7 +107,9 @@ class GameListCreateApi(ApiView, GenericAPIView):
         operation_id="games_create",
         summary="Start a game",
         request=GameStartSerializer,
-        responses={201: GameStateSerializer, **error_responses(400, 403, 429, 503)},
+        description="With `winnable_only`, a deal from the pool of deals the solver has won; while that pool is "
+        "being filled, 503 `winnable_not_ready` with `Retry-After`.",
+        responses={201: GameStateSerializer, **error_responses(400, 403, 409, 429, 503)},
     )
     def post(self, request: Request) -> Response:
         serializer = GameStartSerializer(data=request.data)
@@ -126,6 +128,7 @@ class GameListCreateApi(ApiView, GenericAPIView):
             daily=data["daily"],
             replace_untouched=data["replace_untouched"],
             origin=Origin.of(request) if data["daily"] else None,
+            winnable_only=data["winnable_only"],
         )
         return Response(state_of(game=game, now=timezone.now()), status=status.HTTP_201_CREATED)
 
@@ -217,3 +220,36 @@ class GameFinishApi(ApiView):
                 moves = [move.to_json() for move in outcome.played]
                 answer.response = Response({**outcome_state(outcome), "finish_moves": moves})
         return answer.response
+
+
+class GamePauseApi(ApiView):
+    rate_limits = {"POST": limits("moves", "moves_ip")}
+
+    @extend_schema(
+        operation_id="games_pause",
+        summary="Pause a practice game's clock",
+        description='The clock stops and so does play: moves, undos, hints and "still winnable?" are refused '
+        "with 409 `game_paused` until `POST games/{id}/resume`. Idempotent: a paused game stays paused. A ranked "
+        "attempt's clock never stops (422 `no_pause_when_ranked`); a won game is 422 `game_over`. No body.",
+        request=None,
+        responses={200: GameStateSerializer, **error_responses(404, 409, 422, 429)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = services.game_pause(game_id=game_id, player=player_of(request))
+        return Response(state_of(game=game, now=timezone.now()))
+
+
+class GameResumeApi(ApiView):
+    rate_limits = {"POST": limits("moves", "moves_ip")}
+
+    @extend_schema(
+        operation_id="games_resume",
+        summary="Resume a paused game",
+        description="The clock runs again from where it stopped (the pause is not counted). Idempotent: a game "
+        "that is not paused stays as it is. No body.",
+        request=None,
+        responses={200: GameStateSerializer, **error_responses(404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = services.game_resume(game_id=game_id, player=player_of(request))
+        return Response(state_of(game=game, now=timezone.now()))

@@ -2,7 +2,9 @@
 
 Neither is ever given for today's daily deal, to anyone, guests included: the hint would play
 the competition for the player, and the winnable check tells something about its face-down cards.
-Both only read: nothing is logged, no move is counted.
+Neither is given for a paused game (``game_paused``: its clock stands, and so does play). Both
+only read: nothing is logged, no move is counted. What the request's small budget cannot settle,
+the worker decides (:mod:`games.winnable`): meanwhile the answer is ``deciding``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from games.engine import Game as EngineGame
 from games.engine import IllegalMove, replay
 from games.solver import advise, position_key, still_winnable
 
+from . import winnable
 from .competition import clock
-from .models import Game
+from .models import DealVerdictChoices, Game
 from .movelog import moves_read
 from .players import Player
 from .selectors import game_get
@@ -26,6 +29,8 @@ def _practice_game(*, game_id: UUID, player: Player) -> Game:
     game = game_get(game_id=game_id, player=player)
     if game.daily is not None and not clock.is_over(game.daily):
         raise ApplicationError(ErrorCode.NO_HELP_FOR_DAILY)
+    if game.paused_at is not None:
+        raise ApplicationError(ErrorCode.GAME_PAUSED)
     return game
 
 
@@ -55,6 +60,14 @@ def game_hint(*, game_id: UUID, player: Player) -> dict[str, Any]:
 
 
 def game_winnable(*, game_id: UUID, player: Player) -> str:
-    """``yes``, ``no`` or ``unknown`` (the solver's budget ran out) for the game as it stands."""
+    """``yes``, ``no`` or ``unknown`` (the worker's budget ran out too) for the game as it stands,
+    or ``deciding`` while the worker decides what the request's budget could not."""
     game = _practice_game(game_id=game_id, player=player)
-    return still_winnable(EngineGame.from_state(game.state))
+    known = winnable.known_verdict(game)
+    if known is not None and known != DealVerdictChoices.UNKNOWN:
+        return known
+    quick = still_winnable(EngineGame.from_state(game.state))
+    if quick != "unknown" or known is not None:
+        return quick
+    winnable.decision_ask(game, scope=player.scope)
+    return winnable.DECIDING

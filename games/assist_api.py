@@ -31,11 +31,14 @@ class HintSerializer(serializers.Serializer):
 
 class WinnableSerializer(serializers.Serializer):
     winnable = serializers.ChoiceField(
-        choices=["yes", "no", "unknown"], help_text="unknown: the solver's budget ran out first."
+        choices=["yes", "no", "unknown", "deciding"],
+        help_text="yes, no; unknown: the solver could not decide it within its budget, the request's nor the "
+        "worker's. deciding: the request's small budget did not settle it and the worker is deciding it now "
+        "(its deal is decided as the game is dealt): ask again in a second or two.",
     )
 
 
-_ERRORS = error_responses(404, 422, 429)
+_ERRORS = error_responses(404, 409, 422, 429)
 
 
 class GameHintApi(ApiView):

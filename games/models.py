@@ -39,6 +39,15 @@ class ReviewChoices(models.TextChoices):
     INVALID = "invalid", "invalid: the move log does not reproduce the game"
 
 
+class DealVerdictChoices(models.TextChoices):
+    """The solver's verdict on a game's deal (games.winnable); blank while it is being decided."""
+
+    DECIDING = "", "being decided"
+    YES = "yes", "winnable"
+    NO = "no", "not winnable"
+    UNKNOWN = "unknown", "not decided within the solver's budget"
+
+
 #: The reviews under which a won ranked attempt is on its day's board.
 COUNTED_REVIEWS = (ReviewChoices.VERIFIED, ReviewChoices.APPROVED)
 #: The review reason of the ranked wins from before the review (migration 0005): they count, but
@@ -90,6 +99,19 @@ class Game(models.Model):
     # The account was deleted after the day closed: the game and its log stay, without an owner,
     # for as long as its result is on the board (docs/fair-play.md, "Evidence stays").
     owner_deleted_at = models.DateTimeField(null=True, blank=True)
+    # The clock of a practice game stops while it is paused (docs/scoring.md, "Time"): since when
+    # it is paused (null: it runs), and the milliseconds of its pauses before. A ranked attempt's
+    # clock never stops: it is never paused. (Defaults in the database too: a row the release
+    # before inserts during a deploy is valid, unpaused and undecided.)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_ms = models.PositiveBigIntegerField(default=0, db_default=0)
+    # The solver's verdict on the game's deal, decided by the worker as the game is dealt
+    # (games.winnable): "" until then, "yes", "no", or "unknown" (its budget ran out first).
+    deal_verdict = models.CharField(
+        max_length=8, choices=DealVerdictChoices.choices, blank=True, default="", db_default=""
+    )
+    # Dealt from the pool of deals the solver certified winnable (the new game's "winnable deals only").
+    winnable_deal = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -140,9 +162,24 @@ class Game(models.Model):
         return f"{self.id} ({self.rule}, {self.status})"
 
     def elapsed_ms(self, now: datetime) -> int:
-        """Server time of the game: from creation to the win, or to ``now`` while it runs."""
-        end = self.finished_at or now
-        return max(0, int((end - self.created_at).total_seconds() * 1000))
+        """The game's clock: the time played, from creation to the win (or to ``now`` while it
+        runs), less its pauses (:func:`played_ms`)."""
+        return played_ms(
+            created_at=self.created_at,
+            finished_at=self.finished_at,
+            paused_at=self.paused_at,
+            paused_ms=self.paused_ms,
+            now=now,
+        )
+
+
+def played_ms(
+    *, created_at: datetime, finished_at: datetime | None, paused_at: datetime | None, paused_ms: int, now: datetime
+) -> int:
+    """Milliseconds played (docs/scoring.md, "Time"): from ``created_at`` to ``finished_at`` (or
+    ``now``), less the pauses before (``paused_ms``) and the one going on (since ``paused_at``)."""
+    end = paused_at or finished_at or now
+    return max(0, int((end - created_at).total_seconds() * 1000) - paused_ms)
 
 
 class HeldResult(Game):
@@ -288,6 +325,22 @@ class PackedLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} packed log"
+
+
+class WinnableDeal(models.Model):
+    """A deal of the pool that "winnable deals only" deals from (games.winnable): a random game code
+    the solver won, kept until one player is dealt it. The worker keeps ``WINNABLE_POOL_SIZE`` of
+    each rule ready."""
+
+    code = models.CharField(max_length=64, unique=True)
+    rule = models.CharField(max_length=8, choices=RuleChoices.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["rule", "created_at"], name="winnabledeal_rule_age")]
+
+    def __str__(self) -> str:
+        return f"winnable deal {self.code}"
 
 
 class IdempotencyRecord(models.Model):

@@ -116,10 +116,20 @@ class GameStartSerializer(serializers.Serializer):
         "as this one is dealt, so that dealt games nobody touched do not pile up (the web page sends it).",
     )
 
+    winnable_only = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="`true`: a deal of `rule` (classic if not given) from the pool of deals the solver has won "
+        '(the new game\'s "winnable deals only"); 503 `winnable_not_ready` while the pool is being filled. '
+        "Not with `code` or `daily`.",
+    )
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("rule", "code") if name in attrs] + (["daily"] if attrs.get("daily") else [])
         if len(given) > 1:
             raise serializers.ValidationError("give one of 'rule', 'code' or 'daily', not several")
+        if attrs.get("winnable_only") and ("code" in attrs or attrs.get("daily")):
+            raise serializers.ValidationError("'winnable_only' deals a deal of a rule: not with 'code' or 'daily'")
         return attrs
 
 
@@ -134,7 +144,8 @@ class _MovePlaySchema(OpenApiSerializerExtension):
 
 
 class _GameStartSchema(OpenApiSerializerExtension):
-    """At most one of `rule`, `code` and `daily: true` (else 400); other fields are ignored."""
+    """At most one of `rule`, `code` and `daily: true`, and `winnable_only: true` not with a code or the
+    daily deal (else 400); other fields are ignored."""
 
     target_class = GameStartSerializer
 
@@ -150,6 +161,8 @@ class _GameStartSchema(OpenApiSerializerExtension):
             "description": code["description"],
         }
         daily = {"properties": {"daily": {"enum": [True]}}}
+        winnable = {"properties": {"winnable_only": {"enum": [True]}}}
+        both = {**daily["properties"], **winnable["properties"]}
         return {
             **schema,
             "not": {
@@ -157,6 +170,8 @@ class _GameStartSchema(OpenApiSerializerExtension):
                     {"required": ["rule", "code"]},
                     {"required": ["rule", "daily"], **daily},
                     {"required": ["code", "daily"], **daily},
+                    {"required": ["code", "winnable_only"], **winnable},
+                    {"required": ["daily", "winnable_only"], "properties": both},
                 ]
             },
         }
@@ -268,7 +283,22 @@ class GameStateSerializer(serializers.Serializer):
     foundations = FoundationsSerializer()
     score = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0, help_text="The move counter (undos count too).")
-    elapsed_ms = serializers.IntegerField(min_value=0, help_text="Server time from creation to the win (or now).")
+    elapsed_ms = serializers.IntegerField(
+        min_value=0,
+        help_text="The game's clock: the time played, from its deal to the win (or now), less the time it was "
+        "paused. It does not run while `paused`.",
+    )
+    paused = serializers.BooleanField(
+        help_text="The clock is stopped (`POST games/{id}/pause`): moves, undos and help are refused with 409 "
+        "`game_paused` until `POST games/{id}/resume`."
+    )
+    pausable = serializers.BooleanField(
+        help_text="The game's clock may be paused: a practice game in play. Never a ranked attempt that still "
+        "counts (its clock never stops), nor a won game."
+    )
+    winnable_deal = serializers.BooleanField(
+        help_text="Dealt from the pool of deals the solver has won (`winnable_only`): this deal can be won."
+    )
     undo_available = serializers.IntegerField(min_value=0, help_text="How many moves can be undone (at most 100).")
     legal_moves = MoveSerializer(many=True, help_text="Every legal move of the position.")
     finish_available = serializers.BooleanField(
@@ -311,7 +341,8 @@ class GameSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=StatusChoices.choices)
     score = serializers.IntegerField(min_value=0)
     moves = serializers.IntegerField(min_value=0)
-    elapsed_ms = serializers.IntegerField(min_value=0)
+    elapsed_ms = serializers.IntegerField(min_value=0, help_text="The time played (see the game state).")
+    paused = serializers.BooleanField(help_text="The game's clock is paused.")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     removal_at = serializers.DateTimeField(

@@ -25,11 +25,11 @@ from common.errors import ApplicationError, ErrorCode
 from games.engine import Game as EngineGame
 from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
-from . import history, selectors, store
+from . import history, selectors, store, winnable
 from .competition import attempt, clock, links
 from .competition.links import Origin
 from .daily import daily_deal_today
-from .models import DailyDeal, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
+from .models import DailyDeal, DealVerdictChoices, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 from .signals import results_changed_send
 
@@ -56,8 +56,11 @@ def game_start(
     replace_untouched: bool = False,
     now: datetime | None = None,
     origin: Origin | None = None,
+    winnable_only: bool = False,
 ) -> Game:
-    """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic).
+    """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic); with
+    ``winnable_only`` a deal of ``rule`` from the pool the solver certified winnable
+    (:func:`games.winnable.winnable_deal_take`: ``winnable_not_ready`` while it is empty).
 
     Today's deal is for accounts (a guest's free look at it would be a scouting tool): a guest
     gets ``daily_needs_account`` (403). An account's first game of a daily deal is its ranked
@@ -80,6 +83,8 @@ def game_start(
             raise ApplicationError(ErrorCode.DAILY_NEEDS_ACCOUNT)
         deal = daily_deal_today(now=now)
         day, code = deal.date, deal.game_code
+    elif winnable_only:
+        code = winnable.winnable_deal_take(rule or Rule.CLASSIC)
     elif code is None:
         code = GameCode.random(rule or Rule.CLASSIC)
     engine = EngineGame.new(code)
@@ -91,6 +96,9 @@ def game_start(
         "daily": day,
         "state": engine.to_state(),
         "created_at": now,
+        # A deal of the pool is known to be winnable; any other is decided by the worker (below).
+        "deal_verdict": DealVerdictChoices.YES if winnable_only else DealVerdictChoices.DECIDING,
+        "winnable_deal": winnable_only,
     }
     with transaction.atomic():
         if replace_untouched:
@@ -108,6 +116,7 @@ def game_start(
             raise ApplicationError(ErrorCode.DAILY_ATTEMPT_OPEN)
         game = Game.objects.create(**fields)
         links.start_record(game=game, origin=origin)
+        winnable.deal_decide_soon(game)
         return game
 
 
@@ -135,6 +144,61 @@ def game_finish(*, game_id: UUID, player: Player, seq: int | None = None) -> Mov
     finish; ``stale`` (409) as for a move. The moves' log entries are the finish's from
     ``Game.finish_from`` on, which the pace checks of a ranked attempt leave out (docs/fair-play.md)."""
     return _game_change(game_id=game_id, player=player, seq=seq, change=_finish, finish=True)
+
+
+def game_pause(*, game_id: UUID, player: Player, now: datetime | None = None) -> Game:
+    """Stop a practice game's clock (docs/scoring.md, "Time"): from now on moves, undos and help
+    are refused (``game_paused``) until :func:`game_resume`. Idempotent: a paused game stays as it
+    is. A ranked attempt that still counts is never paused (``no_pause_when_ranked``), a won game
+    neither (``game_over``)."""
+
+    def pause(game: Game, now: datetime) -> dict[str, Any] | None:
+        if game.paused_at is not None:
+            return None
+        if game.status != StatusChoices.PLAYING:
+            raise ApplicationError(ErrorCode.GAME_OVER)
+        if not attempt.clock_may_stop(game, now):
+            raise ApplicationError(ErrorCode.NO_PAUSE_WHEN_RANKED)
+        return {"paused_at": now}
+
+    return _clock_change(game_id=game_id, player=player, now=now, change=pause)
+
+
+def game_resume(*, game_id: UUID, player: Player, now: datetime | None = None) -> Game:
+    """Start a paused game's clock again: the pause is added to ``paused_ms``, the time that is not
+    played. Idempotent: a game that is not paused stays as it is."""
+
+    def resume(game: Game, now: datetime) -> dict[str, Any] | None:
+        if game.paused_at is None:
+            return None
+        pause_ms = max(0, int((now - game.paused_at).total_seconds() * 1000))
+        return {"paused_at": None, "paused_ms": game.paused_ms + pause_ms}
+
+    return _clock_change(game_id=game_id, player=player, now=now, change=resume)
+
+
+def _clock_change(
+    *,
+    game_id: UUID,
+    player: Player,
+    now: datetime | None,
+    change: Callable[[Game, datetime], dict[str, Any] | None],
+) -> Game:
+    """Read the game, ask ``change`` for the fields to set (None: nothing to change) and write them
+    with the version up by one, only if no move or other change came in between (else read again):
+    a move read before a pause is then refused as it is written, and played after a resume."""
+    for _ in range(CHANGE_ATTEMPTS):
+        game = selectors.game_get(game_id=game_id, player=player)
+        at = now or timezone.now()
+        fields = change(game, at)
+        if fields is None:
+            return game
+        if Game.objects.filter(pk=game.pk, version=game.version).update(**fields, version=F("version") + 1):
+            for name, value in fields.items():
+                setattr(game, name, value)
+            game.version += 1
+            return game
+    raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=game.moves)
 
 
 def games_claim_guest(*, session_key: str | None, user: Any) -> int:
@@ -212,6 +276,8 @@ def _game_apply(
     where its moves begin (``Game.finish_from``)."""
     if seq is not None and seq != game.moves:
         raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
+    if game.paused_at is not None:  # (read with the game: no query of its own)
+        raise ApplicationError(ErrorCode.GAME_PAUSED)
     engine = EngineGame.from_state(game.state)
     if engine.top < 0 and engine.undo_available:
         # Its state still holds its undo history (written before version 3): moved to the log

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from common.retries import RETRY
 
-from . import lifecycle, movelog, postmortem, services
+from . import lifecycle, movelog, postmortem, services, winnable
 from .competition import attempt, links, suspects
 from .daily import daily_deals_prepare_task
 
@@ -34,6 +34,8 @@ __all__ = [
     "postmortems_pending",
     "ranked_reviews_pending",
     "ranked_win_review",
+    "winnable_decide",
+    "winnable_deals_fill_task",
 ]
 
 
@@ -117,3 +119,17 @@ def postmortems_pending() -> None:
     """Beat, every minute: a post-mortem task for each of yesterday's top results without one."""
     for game_id in postmortem.postmortems_due():
         game_postmortem.delay(game_id)
+
+
+@shared_task(name="games.winnable_decide", **RETRY)
+def winnable_decide(game_id: str, moves: int, scope: str = "") -> None:
+    """A game was dealt (``moves`` 0), or "still winnable?" could not settle its position in the
+    request: the solver decides it, and the verdict is kept (:mod:`games.winnable`; idempotent)."""
+    winnable.decide(game_id=game_id, moves=moves, scope=scope)
+
+
+@shared_task(name="games.winnable_deals_fill", **RETRY)
+def winnable_deals_fill_task() -> None:
+    """Beat, every minute (and on demand when a deal is taken): the pool of certified winnable deals
+    topped up to ``WINNABLE_POOL_SIZE`` of each rule (idempotent)."""
+    winnable.winnable_deals_fill()

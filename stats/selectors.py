@@ -24,7 +24,7 @@ from common.errors import ApplicationError, ErrorCode
 from common.usernames import username_stored
 from games.competition import attempt, clock
 from games.engine.game import CLEAN_WIN_SCORE
-from games.models import DailyDeal, Game, RuleChoices, StatusChoices
+from games.models import DailyDeal, Game, RuleChoices, StatusChoices, played_ms
 from games.players import Player
 from games.replay import PUBLIC_TOP
 from games.selectors import counted_ranked_wins
@@ -356,7 +356,19 @@ def _history(*, games: QuerySet[Game], size: int, now: datetime) -> list[dict[st
     rows = (
         games.filter(PLAYED)
         .order_by("-created_at", "-pk")
-        .values("created_at", "finished_at", "rule", "daily", "ranked", "status", "time_ms", "moves", "score")[:size]
+        .values(
+            "created_at",
+            "finished_at",
+            "paused_at",
+            "paused_ms",
+            "rule",
+            "daily",
+            "ranked",
+            "status",
+            "time_ms",
+            "moves",
+            "score",
+        )[:size]
     )
     return [
         {
@@ -367,9 +379,15 @@ def _history(*, games: QuerySet[Game], size: int, now: datetime) -> list[dict[st
             "ranked": row["ranked"] if row["daily"] else None,
             "won": row["status"] == StatusChoices.WON,
             "time_ms": row["time_ms"],
-            # The game's clock (docs/scoring.md: from its creation, no pause): the final time of a win, the
-            # time so far of a game not finished (the chart's grey bars).
-            "elapsed_ms": max(0, int(((row["finished_at"] or now) - row["created_at"]).total_seconds() * 1000))
+            # The game's clock (docs/scoring.md: the time played, its pauses left out): the final time of a
+            # win, the time so far of a game not finished (the chart's grey bars).
+            "elapsed_ms": played_ms(
+                created_at=row["created_at"],
+                finished_at=row["finished_at"],
+                paused_at=row["paused_at"],
+                paused_ms=row["paused_ms"],
+                now=now,
+            )
             if row["time_ms"] is None
             else row["time_ms"],
             "moves": row["moves"],

@@ -100,6 +100,18 @@ def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return asked
 
 
+@pytest.fixture(autouse=True)
+def winnable_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """A dealt game asks the worker to decide its deal, "still winnable?" may ask it to decide a
+    position, and a deal taken from the winnable pool asks for the pool to be topped up
+    (games/winnable.py): in tests these are only recorded (the tests call the tasks' work
+    themselves), so that no solver runs beside the test."""
+    asked: list[tuple[Any, ...]] = []
+    monkeypatch.setattr("games.winnable.decide_dispatch", lambda *args: asked.append(("decide", *args)))
+    monkeypatch.setattr("games.winnable.fill_dispatch", lambda: asked.append(("fill",)))
+    return asked
+
+
 @pytest.fixture
 def steady_throttle_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rate limits count in fixed windows (a minute: a new count at each minute's start), so a

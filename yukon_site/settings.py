@@ -210,7 +210,13 @@ CONTENT_SECURITY_POLICY = {
 # reviews, mail, packing logs). A worker without -Q takes both (make stack, CI); at scale, workers
 # of their own for each (docker-compose.yml: worker and solver), so that a burst of post-mortems
 # never delays a board.
-SOLVER_TASKS = ("games.game_postmortem", "games.clairvoyance_check", "games.daily_deals_prepare")
+SOLVER_TASKS = (
+    "games.game_postmortem",
+    "games.clairvoyance_check",
+    "games.daily_deals_prepare",
+    "games.winnable_decide",
+    "games.winnable_deals_fill",
+)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("solver"))
 CELERY_TASK_ROUTES = {name: {"queue": "solver"} for name in SOLVER_TASKS}
@@ -235,6 +241,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Today's and the next days' deals, certified by the solver ahead of time, and a few spares:
     # no request ever waits for the solver.
     "daily-deals": {"task": "games.daily_deals_prepare", "schedule": 600.0},
+    # The pool of certified winnable deals that "winnable deals only" deals from (games/winnable.py).
+    "winnable-deals": {"task": "games.winnable_deals_fill", "schedule": 60.0},
     # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
     "daily-boards": {
         "task": "stats.daily_boards_rebuild",
@@ -282,6 +290,14 @@ DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
+# -- "still winnable?" and winnable deals (games/winnable.py) -----------------------------------
+# CPU seconds the worker's solver has for deciding a game's deal as it is dealt, or a position the
+# request's small budget could not settle (then the answer is "unknown" after all).
+WINNABLE_DECIDE_SECONDS = float(os.environ.get("WINNABLE_DECIDE_SECONDS", "3"))
+# Deals of each rule kept ready for "winnable deals only", each won by the solver within
+# WINNABLE_CERTIFY_SECONDS of CPU; each is dealt once, and the beat tops the pool up every minute.
+WINNABLE_POOL_SIZE = int(os.environ.get("WINNABLE_POOL_SIZE", "20"))
+WINNABLE_CERTIFY_SECONDS = float(os.environ.get("WINNABLE_CERTIFY_SECONDS", "1"))
 # A won ranked attempt faster than a human is held for review (docs/fair-play.md): under this long
 # in all, or with a median gap between consecutive moves under this.
 RANKED_REVIEW_MIN_TIME_MS = int(os.environ.get("RANKED_REVIEW_MIN_TIME_MS", "60000"))

@@ -113,6 +113,12 @@ def attempt_state(game: Game, now: datetime) -> AttemptState | None:
     )
 
 
+def clock_may_stop(game: Game, now: datetime) -> bool:
+    """Whether the game's clock may be paused (docs/scoring.md, "Time"): not a ranked attempt that
+    still counts, whose clock runs from the deal to the win, even while its player is away."""
+    return attempt_state(game, now) is not AttemptState.OPEN
+
+
 def state_of(
     *, ranked: bool, daily: date | None, status: str, closed_at: datetime | None, review: str, now: datetime
 ) -> AttemptState | None:

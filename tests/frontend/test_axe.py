@@ -107,6 +107,11 @@ def test_no_page_or_dialog_has_a_wcag_violation(new_page: Any, device: str, loca
     close_dialog(page)
     page.locator("#keys-help summary").click()
     found += violations(page, "/ keyboard help open")
+    page.locator("#pause-button").click()  # a paused game: the cover over the table
+    page.wait_for_selector("#pause-cover:not([hidden])")
+    found += violations(page, "/ paused")
+    page.locator("#resume-button").click()
+    page.wait_for_selector("#pause-cover[hidden]", state="attached")
 
     # A game with moves: leaving it asks first; then a win.
     key = session_key(page)

@@ -244,3 +244,16 @@ def test_a_game_in_play_has_no_win_block(player):
     state = player.post("/api/v1/games", {"code": str(CODE)}).json()
 
     assert state["win"] is None
+
+
+def test_a_paused_game_is_not_finished_until_it_resumes(player, account):
+    game = stored(account, position(SPADES_DOWN, HEARTS_DOWN))
+    assert player.post(f"/api/v1/games/{game.pk}/pause").json()["paused"] is True
+
+    refused = finish(player, game)
+
+    assert refused.status_code == 409 and refused.json()["error"] == "game_paused"
+    game.refresh_from_db()
+    assert (game.status, game.moves) == ("playing", 0)
+    player.post(f"/api/v1/games/{game.pk}/resume")
+    assert finish(player, game).json()["status"] == "won"

@@ -49,7 +49,7 @@ from common.sessions import SessionStore
 from games.competition import clock
 from games.daily import daily_deals_prepare
 from games.engine import GameCode, Rule
-from games.models import DailyDeal, Game
+from games.models import DailyDeal, Game, WinnableDeal
 from stats.models import PersonalBest
 from tests import factories
 from yukon_site.celery import app as celery_app
@@ -301,6 +301,12 @@ def api_app(settings: Any) -> Iterator[Any]:
     celery_app.conf.task_always_eager = True
     # Today's daily deal is ready, as the beat task leaves it (without one: 503 daily_not_ready).
     DailyDeal.objects.get_or_create(date=clock.today(), defaults={"code": "YU1-C-AAAAAAB", "solution_length": 97})
+    # And the pool of winnable deals is full, as its beat task leaves it (empty: 503 winnable_not_ready).
+    # (Random codes: the fuzzer plays them as any other deal.)
+    WinnableDeal.objects.bulk_create(
+        WinnableDeal(code=str(code), rule=code.rule.value)
+        for code in (GameCode.random(rule) for rule in Rule for _ in range(300))
+    )
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:

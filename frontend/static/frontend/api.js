@@ -27,8 +27,9 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-/** One request; resolves to the JSON answer (null for 204), rejects with ApiError. */
-export async function request(method, path, body) {
+/** One request; resolves to the JSON answer (null for 204), rejects with ApiError. `keepalive`:
+ *  it is sent even if the page is being closed (a pause as the tab goes). */
+export async function request(method, path, body, { keepalive = false } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -38,6 +39,7 @@ export async function request(method, path, body) {
       method,
       headers,
       credentials: "same-origin",
+      keepalive,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -86,6 +88,10 @@ export const games = {
   move: (id, move) => request("POST", `games/${encodeURIComponent(id)}/moves`, move),
   hint: (id) => request("GET", `games/${encodeURIComponent(id)}/hint`),
   winnable: (id) => request("GET", `games/${encodeURIComponent(id)}/winnable`),
+  /** Stop a practice game's clock (also as the page is closed: keepalive), and start it again. */
+  pause: (id, { keepalive = false } = {}) =>
+    request("POST", `games/${encodeURIComponent(id)}/pause`, undefined, { keepalive }),
+  resume: (id) => request("POST", `games/${encodeURIComponent(id)}/resume`),
   /** One page of a game's move log (`page` 1 first). */
   moves: (id, page = 1) => request("GET", `games/${encodeURIComponent(id)}/moves?page=${page}`),
   /** A game's replay: its deal, the moves as its player saw them, the solver's verdict. */

@@ -187,6 +187,7 @@ setInterval(() => {
 // -- a guest: the board, a sign-up prompt, yesterday's deal to practise --------------------------
 async function guestView() {
   $("daily-play").hidden = true;
+  $("daily-clock").hidden = true;
   line("daily-note", "");
   $("daily-guest").hidden = false;
   try {
@@ -211,6 +212,8 @@ function offer(text, action) {
 
 async function standing(attempt, date) {
   $("daily-guest").hidden = true;
+  // Before the ranked attempt and while it runs: its clock never stops (pause.js), said beforehand.
+  $("daily-clock").hidden = !(!attempt || attempt.status === "playing");
   if (!attempt) {
     line("daily-note", t("daily.attempt.none"));
     offer(t("daily.play"), startRanked);

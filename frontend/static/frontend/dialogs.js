@@ -2,17 +2,38 @@
 import { t, tn, formatTime } from "./i18n.js";
 import { games } from "./api.js";
 import { bindSettingsDialog } from "./settings.js";
+import { allowLeave, rankedRunning } from "./pause.js";
+
+const WINNABLE_KEY = "yukon.winnableOnly"; // the new game's "winnable deals only", remembered
 
 const $ = (id) => document.getElementById(id);
+
+const stored = (key) => {
+  try {
+    return localStorage.getItem(key);
+  } catch (err) {
+    return null;
+  }
+};
+const store = (key, value) => {
+  try {
+    localStorage.setItem(key, value);
+  } catch (err) {
+    /* not remembered: the switch starts off */
+  }
+};
 
 function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
 }
 
-/** Asks before a game in progress is left: it stays resumable in My games. */
+/** Asks before a game in progress is left: it stays resumable in My games; a ranked attempt's
+ *  clock runs on meanwhile (it has no pause), which the question says. */
 function confirmLeave(state) {
   const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = t("confirm.text", { moves: tn("moves", state.moves) });
+  $("confirm-text").textContent = rankedRunning(state)
+    ? t("confirm.ranked")
+    : t("confirm.text", { moves: tn("moves", state.moves) });
   dialog.returnValue = "";
   $("confirm-go").onclick = () => dialog.close("go");
   dialog.querySelector("[data-close]").onclick = () => dialog.close("");
@@ -32,9 +53,11 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   const error = $("new-error");
   const codeRule = $("new-code-rule");
   const radios = [...form.elements.rule];
+  const winnableOnly = form.elements.winnable_only;
   const showCodeRule = () => {
     const code = form.elements.code.value.trim();
     for (const radio of radios) radio.disabled = Boolean(code);
+    winnableOnly.disabled = Boolean(code); // a code names its deal
     codeRule.textContent = code ? t("new.code.rule") : "";
     codeRule.hidden = !code;
   };
@@ -44,9 +67,11 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
   });
   $("new-button").addEventListener("click", async () => {
     const state = current();
-    if (state && state.status === "playing" && state.moves > 0 && !(await confirmLeave(state))) return;
+    const ask = state && state.status === "playing" && (state.moves > 0 || rankedRunning(state));
+    if (ask && !(await confirmLeave(state))) return;
     error.hidden = true;
     form.reset();
+    winnableOnly.checked = stored(WINNABLE_KEY) === "1";
     showCodeRule();
     openDialog(dialog);
   });
@@ -55,12 +80,16 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     event.preventDefault();
     const code = form.elements.code.value.trim();
     // The page's deals replace the player's untouched ones (they would pile up and count nothing).
-    const options = { ...(code ? { code } : { rule: form.elements.rule.value }), replace_untouched: true };
+    const rule = { rule: form.elements.rule.value, ...(winnableOnly.checked ? { winnable_only: true } : {}) };
+    const options = { ...(code ? { code } : rule), replace_untouched: true };
+    if (!code) store(WINNABLE_KEY, winnableOnly.checked ? "1" : "0");
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     error.hidden = true;
     try {
       const state = await games.start(options);
+      const left = current();
+      if (rankedRunning(left)) allowLeave(); // asked and confirmed: the page may go
       dialog.close();
       onStarted(state);
     } catch (err) {

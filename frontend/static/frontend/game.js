@@ -12,6 +12,11 @@ import { attachKeyboard } from "./keyboard.js";
 import { GameBar, Messages } from "./gamebar.js";
 import { createStore, isNewGame } from "./store.js";
 import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
+import { attachClock, rankedRunning } from "./pause.js";
+
+// "Still winnable?" answered "deciding" (the worker is on it): asked again this often, this many times.
+const DECIDING_MS = 2000;
+const DECIDING_ROUNDS = 15;
 
 const $ = (id) => document.getElementById(id);
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,8 +43,11 @@ export class GameTable {
       onWinnable: () => this.winnable(),
       onFinish: () => this.finish(),
       onDayOver: (state) => this.dayOver(state),
+      onPause: () => this.togglePause(),
     });
     this.keys = attachKeyboard(this);
+    attachClock(this);
+    this.deciding = 0; // the timer of a "deciding" answer's next question
     this.store.subscribe((state, previous) => this.after(state, previous));
     this.taps = createTaps({
       double: () => this.settings.get("double_click"),
@@ -182,7 +190,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state) return;
-      if (state.status !== "playing") {
+      if (state.status !== "playing" || state.paused) {
         if (dragged) this.board.render(state);
         return;
       }
@@ -203,7 +211,7 @@ export class GameTable {
   undo() {
     return this.enqueue(async () => {
       const state = this.state;
-      if (!state || state.status !== "playing" || !state.undo_available) return;
+      if (!state || state.status !== "playing" || state.paused || !state.undo_available) return;
       try {
         const next = await games.undo(state.id, state.moves);
         this.show(next);
@@ -257,7 +265,7 @@ export class GameTable {
   hint() {
     return this.enqueue(async () => {
       const state = this.state;
-      if (!state || state.status !== "playing") return;
+      if (!state || state.status !== "playing" || state.paused) return;
       this.clearHint();
       this.showNote(t("help.thinking"));
       try {
@@ -295,18 +303,81 @@ export class GameTable {
     this.hinted = null;
   }
 
+  /** "Still winnable?": the server's answer; "deciding" (the worker is deciding what the request
+   *  could not) is said as such and asked again until it is known, as long as the game stays where
+   *  it was asked about. */
   winnable() {
     return this.enqueue(async () => {
       const state = this.state;
-      if (!state) return;
+      if (!state || state.paused) return;
+      clearTimeout(this.deciding);
       this.showNote(t("help.thinking"));
       try {
         const { winnable } = await games.winnable(state.id);
-        this.showNote(t(`winnable.${winnable}`));
+        this.winnableSaid(state, winnable, 1);
       } catch (err) {
         await this.refused(err);
       }
     });
+  }
+
+  winnableSaid(state, answer, round) {
+    if (this.state !== state) return; // moved on: the answer was about another position
+    if (answer !== "deciding") {
+      this.showNote(t(`winnable.${answer}`));
+      return;
+    }
+    if (round > DECIDING_ROUNDS) {
+      this.showNote(t("winnable.unknown"));
+      return;
+    }
+    this.showNote(t("winnable.deciding"));
+    this.deciding = setTimeout(async () => {
+      if (this.state !== state) return;
+      try {
+        const { winnable } = await games.winnable(state.id);
+        this.winnableSaid(state, winnable, round + 1);
+      } catch (err) {
+        /* the note says "deciding" until it fades: the button asks again */
+      }
+    }, DECIDING_MS);
+  }
+
+  // -- the clock (pause.js) ----------------------------------------------------------------------
+  /** Pause a practice game: sent at once (also as the page is closed: keepalive), its answer shown
+   *  in turn with the moves before it. */
+  pause({ keepalive = false } = {}) {
+    const state = this.state;
+    if (!state || state.status !== "playing" || state.paused) return this.queue;
+    if (!state.pausable) {
+      if (rankedRunning(state)) this.showNote(t("ranked.nopause"));
+      return this.queue;
+    }
+    const sent = games.pause(state.id, { keepalive });
+    return this.enqueue(async () => {
+      try {
+        const next = await sent;
+        if (this.state && this.state.id === next.id) this.show(next);
+      } catch (err) {
+        if (err.status !== 0) await this.refused(err);
+      }
+    });
+  }
+
+  resume() {
+    return this.enqueue(async () => {
+      const state = this.state;
+      if (!state || !state.paused) return;
+      try {
+        this.show(await games.resume(state.id));
+      } catch (err) {
+        await this.refused(err);
+      }
+    });
+  }
+
+  togglePause() {
+    return this.state && this.state.paused ? this.resume() : this.pause();
   }
 
   enqueue(task) {
@@ -318,7 +389,14 @@ export class GameTable {
 
   async refused(err) {
     if (err.code === "signed_out") return; // the header says so, with a way to sign in (nav.js)
-    if (err.status === 409) {
+    if (err.code === "game_paused") {
+      // Paused meanwhile (another tab was hidden): the game's state shows the cover and Resume.
+      try {
+        this.show(await games.get(this.state.id));
+      } catch (e) {
+        /* keep what is shown */
+      }
+    } else if (err.status === 409) {
       try {
         this.show(await games.get(this.state.id));
       } catch (e) {

@@ -22,10 +22,11 @@ export function closingIn(state, receivedAt, now = performance.now()) {
   return state.closes_in_ms - (now - receivedAt);
 }
 
-/** Milliseconds played: the server's elapsed_ms, running on from when it came while in play. */
+/** Milliseconds played: the server's elapsed_ms, running on from when it came while in play
+ *  (not while the game is paused: its clock stands). */
 export function elapsedMs(state, receivedAt, now = performance.now()) {
   if (!state) return 0;
-  return state.elapsed_ms + (state.status === "playing" ? now - receivedAt : 0);
+  return state.elapsed_ms + (state.status === "playing" && !state.paused ? now - receivedAt : 0);
 }
 
 /** Put `text` on the clipboard; where the Clipboard API is refused, from a scratch field. */
@@ -50,7 +51,7 @@ export async function copyText(text) {
 
 export class GameBar {
   /** onDayOver(state): the countdown reached 00:00 UTC on a game the server has not closed yet. */
-  constructor({ store, messages, onUndo, onHint, onWinnable, onFinish, onDayOver }) {
+  constructor({ store, messages, onUndo, onHint, onWinnable, onFinish, onDayOver, onPause }) {
     this.store = store;
     this.messages = messages;
     this.onDayOver = onDayOver;
@@ -59,6 +60,7 @@ export class GameBar {
     $("hint-button").addEventListener("click", onHint);
     $("winnable-button").addEventListener("click", onWinnable);
     $("finish-button").addEventListener("click", onFinish);
+    $("pause-button").addEventListener("click", onPause);
     $("code-button").addEventListener("click", () => this.copyCode());
     store.subscribe((state, previous) => this.render(state, previous));
     setInterval(() => this.tick(), 250);
@@ -89,6 +91,7 @@ export class GameBar {
     $("hint-button").hidden = true;
     $("winnable-button").hidden = true;
     $("finish-button").hidden = true;
+    $("pause-button").hidden = true;
     $("close-figure").hidden = true;
   }
 
@@ -105,19 +108,26 @@ export class GameBar {
     const shown = s.code ? shortCode(s.code) : "";
     const copy = s.code ? t("bar.copy.code", { code: s.code }) : t("bar.daily");
     button.setAttribute("aria-label", shown && shown !== s.code ? `${shown}, ${copy}` : copy);
-    $("undo-button").disabled = !s.undo_available || s.status !== "playing";
+    $("undo-button").disabled = !s.undo_available || s.status !== "playing" || Boolean(s.paused);
     // Finish: offered by the server once every card is face up and putting them up wins (the
     // player's act: docs/rules.md). It takes the place of the help, which has nothing left to say.
-    const finish = s.status === "playing" && Boolean(s.finish_available);
+    const finish = s.status === "playing" && Boolean(s.finish_available) && !s.paused;
     $("finish-button").hidden = !finish;
     // Help exists for practice games only: never for today's daily deal (its code is still secret).
     const help = s.status === "playing" && !(s.daily && !s.code) && !finish;
     $("hint-button").hidden = !help;
     $("winnable-button").hidden = !help;
+    // Pause, for a game whose clock may stop (never a ranked attempt that counts: the server's pausable).
+    const pause = $("pause-button");
+    pause.hidden = !(s.pausable && s.status === "playing");
+    pause.setAttribute("aria-pressed", String(Boolean(s.paused)));
+    $("pause-label").textContent = t(s.paused ? "bar.resume" : "bar.pause");
+    $("hint-button").disabled = $("winnable-button").disabled = Boolean(s.paused); // nothing is played while paused
     document.documentElement.dataset.rule = s.rule; // the rules text and how-to of this game's rule
     const badge = [t(`rule.${s.rule}`)];
     if (s.daily && !s.code) badge.push(t(this.counts() ? "bar.ranked" : "bar.practice"));
     if (s.solution_length) badge.push(tn("solved.in", s.solution_length));
+    else if (s.winnable_deal) badge.push(t("bar.winnable_deal")); // "winnable deals only": the solver won it
     $("rule-badge").textContent = badge.join(" · ");
     this.tick();
   }
@@ -245,9 +255,12 @@ export class Messages {
     return Math.max(0, innerHeight - this.note.getBoundingClientRect().top);
   }
 
-  /** The lasting notice under the bar ("warning": the day ends soon; "over": it ended). */
-  showNotice(text, kind) {
-    $("game-notice-text").textContent = text;
+  /** The lasting notice under the bar ("warning": the day ends soon, or the ranked attempt's clock
+   *  runs on; "over": it ended), with a link after the text when one is given. */
+  showNotice(text, kind, link = null) {
+    const line = $("game-notice-text");
+    line.textContent = text;
+    if (link) line.append(" ", Object.assign(document.createElement("a"), { href: link.href, textContent: link.text }));
     this.notice.dataset.kind = kind;
     this.notice.hidden = false;
     this.announce(text);

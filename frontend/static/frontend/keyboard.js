@@ -135,6 +135,12 @@ export function attachKeyboard(table) {
   root.addEventListener("keydown", (event) => {
     if (!view() || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = event.key;
+    if (key === "p" || key === "P") {
+      event.preventDefault();
+      table.togglePause();
+      return;
+    }
+    if (view().paused) return; // covered: only P (or the cover's button) goes on
     let handled = true;
     active = true;
     if (key === "ArrowLeft") move(-1, 0);

@@ -16,6 +16,7 @@ const settings = new Settings();
 settings.loadLocal();
 
 const openNew = () => $("new-button").click();
+let rankedElsewhere = null; // the account's ranked attempt of today, still running (not on this page)
 const table = new GameTable({ settings, onWin: (state, info) => won(state, info), onLost: () => lost(t("lost.gone")) });
 bindSettings(settings);
 bindNewGameDialog((state) => start(state, { push: true }), { current: () => table.state });
@@ -47,6 +48,10 @@ function start(state, { push = false, resumed = false } = {}) {
   if (state.status !== "won") $("play-result").hidden = true;
   table.show(state, { deal: true });
   if (resumed && state.moves > 0 && state.status === "playing") table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
+  if (rankedElsewhere && rankedElsewhere !== state.id) {
+    // Its clock does not stop (it has no pause): the way back is one tap away.
+    table.messages.showNotice(t("ranked.elsewhere"), "warning", { href: "/daily", text: t("ranked.back") });
+  }
   performance.mark("board-rendered");
 }
 
@@ -113,6 +118,8 @@ async function resumable() {
     games.list(1, { status: "playing", size: 10 }).catch(() => null),
     saved ? games.get(saved).catch(() => null) : Promise.resolve(null),
   ]);
+  const running = list && (list.results || []).find((game) => game.attempt && game.attempt.state === "open");
+  rankedElsewhere = running ? running.id : null;
   const newest = list && (list.results || []).find((game) => !game.daily);
   if (!newest) return own && own.status === "playing" && !own.daily ? own : null;
   if (own && own.id === newest.id) return own;

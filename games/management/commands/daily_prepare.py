@@ -1,7 +1,9 @@
-"""``manage.py daily_prepare``: today's and the next days' daily deals and the spares, now.
+"""``manage.py daily_prepare``: today's and the next days' daily deals and the spares, and the pool
+of winnable deals ("winnable deals only"), now.
 
-What the beat task does every few minutes; ``make run`` calls it before it serves (the embedded
-default has no beat), so a fresh clone shows a daily deal at once.
+What the beat tasks do every few minutes; ``make run`` calls it before it serves (the embedded
+default has no beat; a deal taken from the pool asks for more, on a thread of its own), so a
+fresh clone shows a daily deal and deals winnable ones at once.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.core.management.base import BaseCommand
 
 from games.competition.attempt import day_close
 from games.daily import daily_deals_prepare
+from games.winnable import winnable_deals_fill
 
 
 class Command(BaseCommand):
@@ -28,3 +31,6 @@ class Command(BaseCommand):
                 f"{done.spares} spares; {closed} ranked attempts of past days closed."
             )
         )
+        pool = winnable_deals_fill()
+        kept = ", ".join(f"{count} {rule}" for rule, count in pool.items())
+        self.stdout.write(self.style.SUCCESS(f"Winnable deals ready: {kept}."))
