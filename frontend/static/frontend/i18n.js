@@ -16,6 +16,7 @@ const STRINGS = {
   "nav.guest": pgettext("nav.guest", "Guest"),
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),
+  "loggedOut": pgettext("loggedOut", "You are logged out. Your games stay with your account: log in again to go on with them."),
   "gamesKept.one": pgettext("gamesKept.one", "Your game as a guest is now your account's: it counts in your statistics."),
   "gamesKept.other": pgettext(
     "gamesKept.other",

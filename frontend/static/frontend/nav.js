@@ -17,7 +17,37 @@ export async function initNav() {
   const user = await currentUser();
   if (!document.getElementById("signed-out")) renderAccount(box, user, page);
   if (user) showGamesKept();
+  else showLoggedOut();
   return user;
+}
+
+const LOGGED_OUT_KEY = "yukon.loggedOut";
+
+/** Log out (the header's button, the login page's): the next page says so (showLoggedOut). */
+export async function logOut() {
+  await auth.logout();
+  rememberLogin(null);
+  try {
+    sessionStorage.setItem(LOGGED_OUT_KEY, "1");
+  } catch (err) {
+    /* without storage the header alone shows the guest */
+  }
+}
+
+/** Once, on the page after logging out: that it worked, and that the games stay the account's. */
+function showLoggedOut() {
+  let flagged = false;
+  try {
+    flagged = sessionStorage.getItem(LOGGED_OUT_KEY) === "1";
+    sessionStorage.removeItem(LOGGED_OUT_KEY);
+  } catch (err) {
+    return;
+  }
+  if (!flagged || document.getElementById("signed-out")) return;
+  const notice = Object.assign(document.createElement("p"), { id: "logged-out", className: "site-notice" });
+  notice.setAttribute("role", "status");
+  notice.textContent = t("loggedOut");
+  document.getElementById("main").prepend(notice);
 }
 
 /** Once, after signing up or in: the games this browser played as a guest are the account's now. */
@@ -59,8 +89,7 @@ function renderAccount(box, user, page) {
     out.addEventListener("click", async () => {
       out.disabled = true;
       try {
-        await auth.logout();
-        rememberLogin(null);
+        await logOut();
       } finally {
         location.href = "/";
       }
@@ -104,4 +133,16 @@ export function playerName(username) {
   link.href = `/players/${encodeURIComponent(username)}`;
   link.textContent = username;
   return link;
+}
+
+/** The check mark beside a name on a board whose win the server replayed (`verified`): "✓", named
+ *  for screen readers; the boards' legend says what it means. */
+export function verifiedMark() {
+  const check = document.createElement("span");
+  check.className = "lb-verified";
+  check.textContent = "\u2713";
+  check.title = t("lb.verified");
+  check.setAttribute("role", "img");
+  check.setAttribute("aria-label", t("lb.verified"));
+  return check;
 }
