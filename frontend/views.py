@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.utils import formats, timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
@@ -312,9 +312,14 @@ def _board_social(request: HttpRequest, day: date) -> dict[str, object] | None:
     title = pgettext("og.board.title", "{name} · {date}: the daily leaderboard").format(
         name=name, date=formats.date_format(day, "DATE_FORMAT")
     )
+    players = (
+        pgettext("og.board.players.one", "{n} player")
+        if summary.players == 1
+        else pgettext("og.board.players.other", "{n} players")
+    )
     figures = [
-        npgettext("og.board.players", "{n} player", "{n} players", summary.players).format(n=summary.players),
-        npgettext("og.board.won", "{n} won", "{n} won", summary.winners).format(n=summary.winners),
+        players.format(n=summary.players),
+        pgettext("og.board.won", "{n} won").format(n=summary.winners),
     ]
     if summary.best_time_ms is not None:
         figures.append(pgettext("og.board.best", "best time {time}").format(time=_clock_text(summary.best_time_ms)))

@@ -162,6 +162,7 @@ async function showBoard(date) {
     }),
   );
   $("daily-top-table").hidden = !entries.length;
+  $("daily-legend").hidden = !entries.length;
   $("daily-top-empty").hidden = entries.length > 0;
   $("daily-top").hidden = false;
 }

@@ -110,6 +110,7 @@ async function show(date, { first = false } = {}) {
   const body = $("lb-body");
   body.replaceChildren();
   $("lb-table").hidden = true;
+  $("lb-legend").hidden = true;
   message(t("loading"));
   let board;
   try {
@@ -138,6 +139,7 @@ async function show(date, { first = false } = {}) {
   message("");
   for (const entry of entries) body.append(line(entry));
   $("lb-table").hidden = false;
+  $("lb-legend").hidden = false;
 }
 
 $("lb-form").addEventListener("submit", (event) => {

@@ -81,6 +81,7 @@ function renderAccount(box, user, page) {
     who.className = "who";
     who.href = "/stats";
     who.textContent = user.username;
+    who.title = user.username; // (cut short on a phone)
     const out = document.createElement("button");
     out.type = "button";
     out.className = "link-button";
