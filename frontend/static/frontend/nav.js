@@ -7,6 +7,14 @@ export async function initNav() {
   for (const link of document.querySelectorAll(".site-nav a[data-page]")) {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page");
   }
+  // The footer's language switch comes back to the address as it is now (a page may have named its
+  // game in it since it was served), in the language chosen.
+  const languages = document.querySelector(".lang-switch");
+  if (languages) {
+    languages.addEventListener("submit", () => {
+      languages.elements.next.value = location.pathname + location.search;
+    });
+  }
   const box = document.getElementById("account");
   // A write found the session ended (api.js): the header shows a guest, and a lasting word says
   // how to go on, with a way back here after signing in.
