@@ -191,6 +191,7 @@ def lighthouse(url: str, preset: str, cookie: str | None, chrome: str) -> dict[s
             f"--output-path={out}",
             f"--only-categories={','.join(CATEGORIES)}",
             f"--chrome-flags={' '.join(CHROME_FLAGS)}",
+            "--ignore-status-code",  # the 404 page and a void link's 400 are pages too
         ]
         if preset == "desktop":
             command.append("--preset=desktop")
@@ -248,10 +249,12 @@ def main() -> int:
                 runs = [lighthouse(page_url, preset, cookie, chrome) for _ in range(args.runs)]
                 results.setdefault(label, {})[preset] = median(runs)
                 m = results[label][preset]
+                each = " ".join(f"{run['performance']:.0f}" for run in runs) if len(runs) > 1 else ""
                 print(
                     f"{label:20} {preset:7} "
                     + " / ".join(f"{m[c]:3.0f}" for c in CATEGORIES)
-                    + f"   CLS {m['cls']:.3f}  LCP {m['lcp']:5.0f} ms  TBT {m['tbt']:4.0f} ms",
+                    + f"   CLS {m['cls']:.3f}  LCP {m['lcp']:5.0f} ms  TBT {m['tbt']:4.0f} ms"
+                    + (f"   performance of each run: {each}" if each else ""),
                     flush=True,
                 )
     finally:
