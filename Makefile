@@ -1,4 +1,5 @@
-# Yukon Solitaire online. `make run` serves http://127.0.0.1:8000/, `make test` runs every test.
+# Yukon Solitaire online. `make run` serves http://127.0.0.1:8000/ (PORT=8001 make run: another
+# port), `make dev` the same for developers (DEBUG on), `make test` runs every test.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -6,7 +7,7 @@ PY     := $(VENV)/bin/python
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
-.PHONY: install run test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse backup restore
+.PHONY: install run dev test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse backup restore
 
 install: $(STAMP)
 
@@ -21,10 +22,21 @@ $(STAMP): pyproject.toml
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-# Today's and tomorrow's daily deals are certified before it serves (no beat runs here).
+# The site on this machine as a player meets it: its own error pages (DEBUG off), one process on
+# 127.0.0.1:$(PORT) over plain HTTP (LOCAL_RUN: no Redis, no HTTPS, the static files served from the
+# apps; yukon_site/settings.py). `make dev` (or DEBUG=1 make run): Django's debug pages, for
+# developers, and the code reloaded when it changes. Today's and tomorrow's daily deals are certified
+# before it serves (no beat runs here).
+PORT  ?= 8000
+DEBUG ?= 0
+RUN_ENV = LOCAL_RUN=1 DEBUG=$(DEBUG) PORT=$(PORT)
+
 run: migrate
-	$(PY) manage.py daily_prepare
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(RUN_ENV) $(PY) manage.py daily_prepare
+	$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+dev:
+	$(MAKE) run DEBUG=1
 
 # The page modules' unit tests (tests/js/*.test.mjs) run first, on Node's own runner (Debian's
 # nodejs, no npm package; about a second), then pytest, whose exit code ends the recipe (.ci/run

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("daily", views.daily, name="daily"),
     path("leaderboards", views.leaderboards, name="leaderboards"),
+    path("leaderboards/<str:day>.png", views.board_image, name="board-image"),
     path("archive", views.archive, name="archive"),
     path("stats", views.stats, name="stats"),
     path("games", views.my_games, name="games"),
@@ -22,5 +23,6 @@ urlpatterns = [
     path("account/reset/<uidb64>/<token>", account_views.PasswordResetConfirm.as_view(), name="password-reset-confirm"),
     path("account/email/<str:token>", account_views.email_confirm, name="email-confirm"),
     path("account/email-undo/<str:token>", account_views.email_undo, name="email-undo"),
+    path("language", views.language, name="language"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

@@ -8,31 +8,38 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import re
+from datetime import date
 from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.api import set_language_cookie
 from accounts.limits import signup_limit_words
 from accounts.models import SETTING_DEFAULTS
+from accounts.services import user_language_set
 from common.errors import ApplicationError
 from common.throttles import page_wait
 from games.api import player_of
+from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.replay import replay_game
-from stats.selectors import user_by_username
+from stats.selectors import daily_summary, user_by_username
 from stats.standing import BARS
 
+from . import og_image
 from .modules import page_modules
 
 #: The settings dialog's texts (label, help) of each setting of ``accounts.models.SETTING_DEFAULTS``.
@@ -280,7 +287,109 @@ def daily(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    return _page(request, "leaderboards.html", "leaderboards", "leaderboards.js")
+    """A day's board (``?date=``, else today's). Its address is the one a shared result links to, so
+    the page names the day's figures and picture for the chat that unfurls it (Open Graph)."""
+    day = _iso_day(request.GET.get("date", "")) or clock.today()
+    return _page(request, "leaderboards.html", "leaderboards", "leaderboards.js", social=_board_social(request, day))
+
+
+def _iso_day(text: str) -> date | None:
+    """A UTC date written ``YYYY-MM-DD``, or ``None``."""
+    if not _ISO_DAY.fullmatch(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _site_address(request: HttpRequest, path: str) -> str:
+    """``path`` as an absolute address: the site's own (``SITE_URL``) where it is set."""
+    return f"{settings.SITE_URL}{path}" if settings.SITE_URL else request.build_absolute_uri(path)
+
+
+def _clock_text(ms: int) -> str:
+    """Milliseconds as the pages write a time: m:ss, or h:mm:ss."""
+    total = ms // 1000
+    hours, minutes, seconds = total // 3600, total // 60 % 60, total % 60
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def _board_social(request: HttpRequest, day: date) -> dict[str, object] | None:
+    """The Open Graph tags of ``day``'s board (``base.html``): "Yukon #12 · 11 December 2026", its
+    players, winners and best time in words, and its picture (:func:`board_image`). Only what the
+    board shows anyone; ``None`` for a day without a deal (the page's own title and description then)."""
+    summary = daily_summary(day=day)
+    if summary is None:
+        return None
+    name = f"Yukon #{summary.number}" if summary.number else "Yukon"
+    title = pgettext("og.board.title", "{name} · {date}: the daily leaderboard").format(
+        name=name, date=formats.date_format(day, "DATE_FORMAT")
+    )
+    players = (
+        pgettext("og.board.players.one", "{n} player")
+        if summary.players == 1
+        else pgettext("og.board.players.other", "{n} players")
+    )
+    figures = [
+        players.format(n=summary.players),
+        pgettext("og.board.won", "{n} won").format(n=summary.winners),
+    ]
+    if summary.best_time_ms is not None:
+        figures.append(pgettext("og.board.best", "best time {time}").format(time=_clock_text(summary.best_time_ms)))
+    lead = (
+        pgettext("og.board.over", "{figures}.")
+        if summary.over
+        else pgettext("og.board.today", "So far today: {figures}.")
+    ).format(figures=", ".join(figures))
+    invite = pgettext("og.board.invite", "The same Yukon Solitaire deal for everyone, every day: can you beat it?")
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return {
+        "title": title,
+        "description": f"{lead} {invite}",
+        "url": _site_address(request, f"/leaderboards?date={day.isoformat()}"),
+        "image": _site_address(request, f"/leaderboards/{day.isoformat()}.png?lang={language}"),
+        "image_alt": pgettext("og.board.image", "{name}: players, winners and the best time of the day").format(
+            name=name
+        ),
+    }
+
+
+@require_safe
+def board_image(request: HttpRequest, day: str) -> HttpResponse:
+    """The picture of a day's board that a chat shows beside its link (``og:image``): a PNG of
+    1200×630 in ``?lang=`` (de, en) with the deal's number and date, players, winners and best time
+    (:mod:`frontend.og_image`). The site's 404 for a date that is none, not begun or without a deal.
+    Drawn once for each set of figures (the cache), kept by browsers and chats ten minutes during
+    the day, an hour after it."""
+    language = request.GET.get("lang") or settings.LANGUAGE_CODE
+    parsed = _iso_day(day)
+    summary = daily_summary(day=parsed) if parsed is not None else None
+    if summary is None or language not in dict(settings.LANGUAGES):
+        raise Http404
+    best = _clock_text(summary.best_time_ms) if summary.best_time_ms is not None else "-"
+    key = f"board-image:1:{summary.day}:{language}:{summary.players}:{summary.winners}:{best}"
+    png = cache.get(key)
+    if png is None:
+        with translation.override(language):
+            # Capital letters A–Z only: the picture's pixel font has no others.
+            png = og_image.board_image(
+                title=f"YUKON #{summary.number}" if summary.number else "YUKON",
+                subtitle=pgettext("og.image.board", "LEADERBOARD"),
+                date=formats.date_format(summary.day, "SHORT_DATE_FORMAT"),
+                figures=[
+                    (str(summary.players), pgettext("og.image.players", "PLAYERS")),
+                    (str(summary.winners), pgettext("og.image.won", "WON")),
+                    (best, pgettext("og.image.best", "BEST TIME")),
+                ],
+            )
+        cache.set(key, png, 24 * 3600)
+    response = HttpResponse(png, content_type="image/png")
+    patch_cache_control(response, public=True, max_age=3600 if summary.over else 600)
+    return response
 
 
 @require_safe
@@ -295,9 +404,9 @@ def stats(request: HttpRequest) -> HttpResponse:
     return _page(request, "stats.html", "stats", "stats.js")
 
 
-def _next_page(request: HttpRequest) -> str:
-    """Where ?next= leads, if it is a page of this site; else the table."""
-    target = request.GET.get("next") or "/"
+def _next_page(request: HttpRequest, *, target: str | None = None) -> str:
+    """Where ?next= (or ``target``) leads, if it is a page of this site; else the table."""
+    target = (request.GET.get("next") if target is None else target) or "/"
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
     return "/"
@@ -395,3 +504,20 @@ def club_join(request: HttpRequest, invite: str) -> HttpResponse:
     """Where an invite link leads: a button that joins (``clubs.js``); a guest logs in first and
     comes back here."""
     return _page(request, "clubs.html", "club-join", "clubs.js", mode="join", invite=invite)
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The language switch in every page's footer (``base.html``): ``language`` (``de`` or ``en``)
+    is kept in Django's language cookie, which LocaleMiddleware reads before ``Accept-Language``,
+    and, for an account, as its language (the account page's setting, its mails' language, set on
+    every device it logs in on); then back to ``next``, a page of this site, in that language.
+    A language that is none gets the 400 page and changes nothing (CSRF as for any form)."""
+    choice = request.POST.get("language", "")
+    if choice not in dict(settings.LANGUAGES):
+        return render(request, "400.html", status=400)
+    if request.user.is_authenticated:
+        user_language_set(user=request.user, language=choice)
+    response = HttpResponseRedirect(_next_page(request, target=request.POST.get("next", "")))
+    set_language_cookie(response, choice)
+    return response

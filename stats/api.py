@@ -64,6 +64,7 @@ def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
     closes = clock.day_end(deal.date)
     body: dict[str, Any] = {
         "date": deal.date,
+        "number": clock.daily_number(deal.date),
         "rule": deal.rule,
         "played": deal.players,
         "closes_at": closes,
@@ -113,7 +114,9 @@ class DailyLeaderboardApi(ApiView):
             raise ApplicationError(ErrorCode.NOT_FOUND)
         body = {
             "date": board.day,
+            "number": clock.daily_number(board.day),
             "players": board.players,
+            "par": board.par,
             "entries": [asdict(entry) for entry in board.entries],
             "me": asdict(board.me) if board.me else None,
         }

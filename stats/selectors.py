@@ -56,6 +56,7 @@ class DailyBoard:
     players: int  # accounts that started their ranked attempt that day (won or not)
     entries: list[BoardEntry]  # the top won ranked attempts: time, then moves, then finish time
     me: BoardEntry | None  # the caller's own line, also when it is below the top
+    par: int | None = None  # the certified solution's length, once the day is over (it tells of the deal)
 
 
 def daily_deal_get(*, day: date) -> DailyDeal | None:
@@ -95,7 +96,7 @@ def daily_board(
     Equal time, moves and finish time share a rank (1, 2, 2, 4). Each line says whether the server
     replayed it (``verified``); once the day is over the top 10 name their game (``replay``).
     """
-    deal = DailyDeal.objects.filter(date=day).values("players").first()
+    deal = DailyDeal.objects.filter(date=day).values("players", "solution_length").first()
     if deal is None:
         return None
     public = clock.code_public(day, now)
@@ -144,7 +145,41 @@ def daily_board(
                 score=mine["score"],
                 verified=mine["verified"],
             )
-    return DailyBoard(day=day, players=deal["players"], entries=entries, me=me)
+    par = deal["solution_length"] if public else None
+    return DailyBoard(day=day, players=deal["players"], entries=entries, me=me, par=par)
+
+
+@dataclass(frozen=True, slots=True)
+class DaySummary:
+    """A day's board in a few figures: what a link to it says in a chat (its Open Graph tags)."""
+
+    day: date
+    number: int | None  # "Yukon #12" (clock.daily_number)
+    over: bool
+    players: int  # accounts that started their ranked attempt
+    winners: int  # counted wins
+    best_time_ms: int | None
+
+
+def daily_summary(*, day: date, now: datetime | None = None) -> DaySummary | None:
+    """``day``'s players, winners and best time, as its board shows them to anyone (``None`` for a
+    day without a deal, or one not begun). Three index reads: the deal, the day's time histogram,
+    the first line of its board."""
+    if clock.is_future(day, now):
+        return None
+    deal = DailyDeal.objects.filter(date=day).values("players").first()
+    if deal is None:
+        return None
+    winners = DailyBucket.objects.filter(day=day, kind=TIME).aggregate(n=Sum("count"))["n"] or 0
+    best = DailyResult.objects.filter(day=day).order_by("time_ms", "moves", "finished_at").values_list("time_ms")[:1]
+    return DaySummary(
+        day=day,
+        number=clock.daily_number(day),
+        over=clock.is_over(day, now),
+        players=deal["players"],
+        winners=winners,
+        best_time_ms=next((row[0] for row in best), None),
+    )
 
 
 def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) -> int:

@@ -34,10 +34,20 @@ class DailyAttemptSerializer(AttemptSerializer):
     time_ms = serializers.IntegerField(allow_null=True, min_value=0, help_text="The time of a won attempt.")
 
 
+def _number_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        allow_null=True,
+        min_value=1,
+        help_text="The deal's number, as a shared result names it (`Yukon #12`): days since the first daily "
+        "deal, 2026-11-30, which is #1 (docs/daily.md); null for an earlier date.",
+    )
+
+
 class DailyDealSerializer(serializers.Serializer):
     """A daily deal. `code` appears only once its UTC day is over (it reveals the face-down cards)."""
 
     date = serializers.DateField(help_text="The UTC date of the deal.")
+    number = _number_field()
     rule = serializers.ChoiceField(choices=RuleChoices.choices, help_text="Always `classic`.")
     played = serializers.IntegerField(
         min_value=0,
@@ -81,8 +91,13 @@ class DailyBoardSerializer(serializers.Serializer):
     """The daily leaderboard: won ranked attempts by time, then moves, then finish time."""
 
     date = serializers.DateField()
+    number = _number_field()
     players = serializers.IntegerField(
         min_value=0, help_text="Accounts that started their ranked attempt that day (won or not)."
+    )
+    par = serializers.IntegerField(
+        allow_null=True,
+        help_text="The length of the deal's certified solution (the solver's), once the day is over; null before.",
     )
     entries = BoardEntrySerializer(many=True, help_text="The top 100.")
     me = BoardEntrySerializer(

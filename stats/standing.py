@@ -18,7 +18,7 @@ the board there is nobody to compare with: ``null``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Final
 from uuid import UUID
 
@@ -30,6 +30,7 @@ from django.db.models.functions import Least
 from games.competition import attempt as attempts
 from games.competition import clock
 from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
+from games.selectors import counted_ranked_wins
 
 from .models import DailyBucket, DailyResult
 
@@ -117,6 +118,7 @@ class Mark:
     others: int
     board: str  # READY or PENDING (:func:`board_wait`)
     retry_after_ms: int | None  # when to ask again while PENDING; None: do not wait for it
+    streak: int = 0  # consecutive days with a counted ranked win, ending with this one (0: not counted)
 
     @property
     def faster_than_percent(self) -> int | None:
@@ -174,7 +176,7 @@ def daily_standing(*, day: date, user: Any | None, now: datetime) -> Standing | 
             .first()
         )
     me = (
-        _mark(day, attempt, results=won, time_buckets=buckets[TIME], now=now)
+        _mark(day, attempt, results=won, time_buckets=buckets[TIME], now=now, user=user)
         if attempt is not None and attempt["time_ms"] is not None
         else None
     )
@@ -218,7 +220,30 @@ def board_wait(
     return PENDING, min(max(low, since_ms // 2), high)
 
 
-def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dict[int, int], now: datetime) -> Mark:
+def streak_through(*, user: Any, day: date) -> int:
+    """The daily streak a shared result of ``day`` names: the run of consecutive days with a counted
+    ranked win (on its board: docs/statistics.md) that ends with ``day``; 0 if ``day``'s is not
+    counted (yet). One index range of the account's ranked games, newest first, read until a gap."""
+    streak = 0
+    expected = day
+    days = (
+        counted_ranked_wins()
+        .filter(owner=user, daily__lte=day)
+        .order_by("-daily")
+        .values_list("daily", flat=True)
+        .iterator(chunk_size=64)
+    )
+    for won in days:
+        if won != expected:
+            break
+        streak += 1
+        expected = won - timedelta(days=1)
+    return streak
+
+
+def _mark(
+    day: date, attempt: dict[str, Any], *, results: int, time_buckets: dict[int, int], now: datetime, user: Any
+) -> Mark:
     """The caller's mark: the results in the time buckets above the caller's come from the
     buckets; within its own bucket (5 s) one short range count on the board's index, over the
     part below or above the caller's time, whichever is the shorter, tells the slower from the
@@ -264,4 +289,5 @@ def _mark(day: date, attempt: dict[str, Any], *, results: int, time_buckets: dic
         others=max(results - mine, slower + tied),
         board=board,
         retry_after_ms=retry_after_ms,
+        streak=streak_through(user=user, day=day) if counted else 0,
     )

@@ -16,6 +16,7 @@ from common.db import from_replica
 from common.errors import ApplicationError, ErrorCode
 from common.pagination import PagePagination
 from common.serializers import error_responses
+from games.competition import clock
 from games.competition.attempt import attempt_fields
 from games.serializers import AttemptSerializer
 
@@ -54,10 +55,18 @@ class MarkSerializer(serializers.Serializer):
         help_text="While `pending`: ask again after this many milliseconds. Null when `ready`, and when no answer "
         "is expected soon (a task was lost; the server makes it up within minutes).",
     )
+    streak = serializers.IntegerField(
+        min_value=0,
+        help_text="The daily streak this result continues: consecutive days with a counted ranked win, ending "
+        "with this one (0 while it is not counted).",
+    )
 
 
 class StandingSerializer(serializers.Serializer):
     date = serializers.DateField()
+    number = serializers.IntegerField(
+        allow_null=True, min_value=1, help_text="The deal's number (`Yukon #12`: docs/daily.md); null before day 1."
+    )
     over = serializers.BooleanField(help_text="The day is over (00:00 UTC after it).")
     started = serializers.IntegerField(min_value=0, help_text="Accounts that started their ranked attempt.")
     won = serializers.IntegerField(min_value=0, help_text="Counted wins (held results excluded).")
@@ -101,6 +110,7 @@ class DailyStandingApi(ApiView):
         me = found.me
         body = {
             "date": found.day,
+            "number": clock.daily_number(found.day),
             "over": found.over,
             "started": found.started,
             "won": found.won,
@@ -122,6 +132,7 @@ class DailyStandingApi(ApiView):
                 "others": me.others,
                 "board": me.board,
                 "retry_after_ms": me.retry_after_ms,
+                "streak": me.streak,
             },
         }
         return Response(StandingSerializer(body).data)

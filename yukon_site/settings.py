@@ -38,14 +38,24 @@ def env_list(name: str, default: str) -> list[str]:
 
 DEV_SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY
+# DEBUG shows Django's debug pages (a traceback, every URL of the site) instead of the site's own
+# error pages: for developers (`make dev`), never for players.
 DEBUG = env_bool("DEBUG", True)
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY and not env_bool("ALLOW_DEV_SECRET_KEY", False):
+# `make run`: the site on this machine as a player meets it (DEBUG off: the site's own error pages),
+# one runserver process on loopback over plain HTTP. So it needs no Redis (one process, one cache),
+# no HTTPS, no secret key of its own, and serves the static files from the apps as they are (no
+# collectstatic). Production is DEBUG off without it.
+LOCAL_RUN = env_bool("LOCAL_RUN", False)
+PRODUCTION = not DEBUG and not LOCAL_RUN
+if PRODUCTION and SECRET_KEY == DEV_SECRET_KEY and not env_bool("ALLOW_DEV_SECRET_KEY", False):
     raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY (the development key is public)")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 # The site's own address (scheme and host, e.g. https://yukon.example.com): the links in its mails
 # and their "at <site>" come from it, never from a request's Host header (which a client chooses).
-# Production must set it (`manage.py check` warns); `make run` serves http://127.0.0.1:8000.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "").rstrip("/")
+# Production must set it (`manage.py check` warns); `make run` serves http://127.0.0.1:$PORT (8000).
+SITE_URL = os.environ.get(
+    "SITE_URL", "" if PRODUCTION else f"http://127.0.0.1:{os.environ.get('PORT') or '8000'}"
+).rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -151,7 +161,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache, sessions ---------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if not DEBUG and not REDIS_URL:
+if PRODUCTION and not REDIS_URL:
     # Without it each process would keep its own cache: every web process its own rate-limit
     # counters (N processes, N times the limits) and its own token cache (a revoked token would
     # live on in the others for a minute), and Celery would run the tasks inside the requests.
@@ -172,13 +182,13 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
 # -- security: production (DEBUG off) is HTTPS-only unless the environment says otherwise -------
-# Behind a load balancer that ends TLS, it must set X-Forwarded-Proto.
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+# Behind a load balancer that ends TLS, it must set X-Forwarded-Proto. (`make run` is plain HTTP.)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]  # probes and scrapers: plain HTTP inside the network
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if PRODUCTION else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -399,12 +409,18 @@ STATIC_ROOT = VAR_DIR / "static"  # collectstatic's target; made here so WhiteNo
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Minified, hashed names, gzip and brotli copies, served with immutable caching (frontend/storage.py).
 # With DEBUG off the pages name the hashed files: `manage.py collectstatic` must have run (Dockerfile,
-# deploy/stack.sh). Under DEBUG (`make run`) they name the plain files, served from the apps.
+# deploy/stack.sh). Under DEBUG (`make dev`) and `make run` they name the plain files, which WhiteNoise
+# serves from the apps (no collectstatic: the first one compresses for two minutes).
+STATIC_FROM_APPS = DEBUG or LOCAL_RUN
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "frontend.storage.StaticStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if LOCAL_RUN
+        else "frontend.storage.StaticStorage"
+    },
 }
-WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_USE_FINDERS = STATIC_FROM_APPS
 
 # -- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -2,9 +2,12 @@
 
 A benchmark, not a test. It serves the site as production does (granian via deploy/web.sh,
 DEBUG=0, collected static files) against PostgreSQL and Redis, makes an account with a few
-games (for the logged-in view of /stats, whose chart then has something to draw), and runs
-Lighthouse (bench/lighthouse/package.json, `npm ci` here) in Debian's Chromium ($CHROME_PATH,
-/usr/bin/chromium) on each page with the mobile and the desktop preset. Medians of --runs runs.
+games, one of them won (for the logged-in pages: /stats, whose chart then has something to draw,
+the account's pages, the won game's replay and the account's profile), and runs Lighthouse
+(bench/lighthouse/package.json, `npm ci` here) in Debian's Chromium ($CHROME_PATH,
+/usr/bin/chromium) on each page the site has (PAGES: every route of frontend/urls.py, a link
+page with a void token, and the 404 page) with the mobile and the desktop preset. Medians of
+--runs runs.
 
     python bench/lighthouse/run.py [--runs 3] [--port 8102] [--pages /,/stats] [--json out.json]
 
@@ -15,6 +18,7 @@ Environment: DATABASE_URL (postgres://postgres@127.0.0.1:5432/yukon_lighthouse),
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -26,6 +30,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +46,8 @@ from page_support import wait_ready  # noqa: E402
 PY = sys.executable
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-#: (label, path, logged in)
+#: (label, path, logged in): every page of frontend/urls.py; ``{user}`` and ``{game}`` are the
+#: bench account's name and its won game (tests/site/test_lighthouse_pages.py keeps the list whole).
 PAGES = [
     ("/", "/", False),
     ("/daily", "/daily", False),
@@ -52,7 +58,18 @@ PAGES = [
     ("/stats (logged in)", "/stats", True),
     ("/login", "/login", False),
     ("/signup", "/signup", False),
+    ("/replay/<id>", "/replay/{game}", True),
+    ("/players/<name>", "/players/{user}", False),
+    ("/account", "/account", True),
+    ("/account/delete", "/account/delete", True),
+    ("/account/password-reset", "/account/password-reset", False),
+    ("/account/reset/<link>", "/account/reset/MQ/void-token", False),
+    ("/account/email/<link>", "/account/email/void-token", False),
+    ("/account/email-undo/<link>", "/account/email-undo/void-token", False),
+    ("404", "/no-such-page", False),
 ]
+#: A deal the solver wins at once (the tests' known winnable deal): the bench account wins it.
+WON_DEAL = "YU1-C-AAAAAAB"
 
 
 def server_env(port: int) -> dict[str, str]:
@@ -104,8 +121,12 @@ def call(opener: Any, url: str, body: dict[str, Any] | None = None, token: str |
         return json.loads(answer.read() or b"null")
 
 
-def logged_in_cookie(url: str) -> str:
-    """A new account's session cookie, after a few games with a move or more each."""
+def bench_account(url: str) -> dict[str, str]:
+    """A new account: its session cookie, its name and a game it won (``cookie``, ``user``,
+    ``game``), after a few more games with a move or more each."""
+    from games.engine import Game, GameCode
+    from games.solver import solve
+
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     name = f"bench{int(time.time() * 1000) % 10**9}"
@@ -117,7 +138,46 @@ def logged_in_cookie(url: str) -> str:
             if not game["legal_moves"]:
                 break
             game = call(bare, f"{url}/api/v1/games/{game['id']}/moves", game["legal_moves"][0], token)
-    return "; ".join(f"{c.name}={c.value}" for c in jar)
+    won = call(bare, f"{url}/api/v1/games", {"code": WON_DEAL}, token)
+    for move in solve(Game.new(GameCode.parse(WON_DEAL)), max_seconds=30, max_nodes=None).moves:
+        won = call(bare, f"{url}/api/v1/games/{won['id']}/moves", move.to_json(), token)
+    assert won["status"] == "won", won["status"]
+    return {"cookie": "; ".join(f"{c.name}={c.value}" for c in jar), "user": name, "game": won["id"]}
+
+
+CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--lang=de-DE"]
+
+
+@contextlib.contextmanager
+def chrome_with_cookies(chrome: str, url: str, cookie: str, profile: Path) -> Iterator[int]:
+    """A Chromium of its own (a fresh profile) holding the account's session cookie in its jar, on a
+    debugging port for Lighthouse (``--port``). Lighthouse's ``--extra-headers`` Cookie is no
+    session: the first cookie a page sets (the CSRF token) starts the browser's own jar, whose
+    Cookie header then replaces the extra one on the page's requests, so its API calls went as a
+    guest's (/replay/<id>'s read of the game was a 404 in the console: issue 41 item 8)."""
+    from playwright.sync_api import sync_playwright
+
+    # Launched as Lighthouse launches it (chrome-launcher, its flags; chrome.mjs), a fresh profile.
+    process = subprocess.Popen(
+        ["node", str(HERE / "chrome.mjs"), *CHROME_FLAGS, f"--user-data-dir={profile}"],
+        cwd=HERE,
+        env={**os.environ, "CHROME_PATH": chrome},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        port = int(process.stdout.readline())
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+            pairs = (part.split("=", 1) for part in cookie.split("; "))
+            browser.contexts[0].add_cookies([{"name": n, "value": v, "url": url} for n, v in pairs])
+            browser.close()  # (disconnects; the browser goes on)
+        yield port
+    finally:
+        process.stdin.close()  # chrome.mjs ends the browser
+        process.wait(timeout=30)
 
 
 def lighthouse(url: str, preset: str, cookie: str | None, chrome: str) -> dict[str, float]:
@@ -130,19 +190,25 @@ def lighthouse(url: str, preset: str, cookie: str | None, chrome: str) -> dict[s
             "--output=json",
             f"--output-path={out}",
             f"--only-categories={','.join(CATEGORIES)}",
-            "--chrome-flags=--headless=new --no-sandbox --disable-gpu --lang=de-DE",
+            f"--chrome-flags={' '.join(CHROME_FLAGS)}",
+            "--ignore-status-code",  # the 404 page and a void link's 400 are pages too
         ]
         if preset == "desktop":
             command.append("--preset=desktop")
-        if cookie:
-            command.append("--extra-headers=" + json.dumps({"Cookie": cookie}))
-        for _ in range(3):  # Lighthouse now and then fails to record a trace (NO_NAVSTART)
-            done = subprocess.run(command, env={**os.environ, "CHROME_PATH": chrome})
+        for attempt in range(3):  # Lighthouse now and then fails to record a trace (NO_NAVSTART)
+            if cookie:  # logged in: a browser of our own with the session in its jar, fresh each run
+                origin = url.split("/", 3)[:3]
+                with chrome_with_cookies(chrome, "/".join(origin), cookie, Path(tmp) / f"profile{attempt}") as port:
+                    done = subprocess.run([*command, f"--port={port}"])
+            else:
+                done = subprocess.run(command, env={**os.environ, "CHROME_PATH": chrome})
             if done.returncode == 0:
                 break
         done.check_returncode()
         report = json.loads(out.read_text())
     audits = report["audits"]
+    for item in audits["errors-in-console"]["details"].get("items", []):  # what costs best practices
+        print(f"  console ({preset}) {url}: {item.get('source')}: {str(item.get('description'))[:200]}", flush=True)
     return {
         **{c: round(report["categories"][c]["score"] * 100) for c in CATEGORIES},
         "cls": audits["cumulative-layout-shift"]["numericValue"],
@@ -175,16 +241,20 @@ def main() -> int:
     results: dict[str, dict[str, dict[str, float]]] = {}
     try:
         wait_ready(url, server, path="/readyz")
-        cookie = logged_in_cookie(url) if any(logged for _, _, logged in pages) else None
+        account = bench_account(url)
         for label, path, logged in pages:
+            page_url = url + path.format(**account)
             for preset in ("mobile", "desktop"):
-                runs = [lighthouse(url + path, preset, cookie if logged else None, chrome) for _ in range(args.runs)]
+                cookie = account["cookie"] if logged else None
+                runs = [lighthouse(page_url, preset, cookie, chrome) for _ in range(args.runs)]
                 results.setdefault(label, {})[preset] = median(runs)
                 m = results[label][preset]
+                each = " ".join(f"{run['performance']:.0f}" for run in runs) if len(runs) > 1 else ""
                 print(
                     f"{label:20} {preset:7} "
                     + " / ".join(f"{m[c]:3.0f}" for c in CATEGORIES)
-                    + f"   CLS {m['cls']:.3f}  LCP {m['lcp']:5.0f} ms  TBT {m['tbt']:4.0f} ms",
+                    + f"   CLS {m['cls']:.3f}  LCP {m['lcp']:5.0f} ms  TBT {m['tbt']:4.0f} ms"
+                    + (f"   performance of each run: {each}" if each else ""),
                     flush=True,
                 )
     finally:

@@ -7,6 +7,8 @@ the pages ask here. Standard library and ``django.utils.timezone`` only (no solv
 datetime.datetime(2026, 12, 2, 0, 0, tzinfo=datetime.timezone.utc)
 >>> is_over(date(2026, 12, 1), day_end(date(2026, 12, 1)))
 True
+>>> daily_number(date(2026, 11, 30)), daily_number(date(2026, 12, 11)), daily_number(date(2026, 11, 29))
+(1, 12, None)
 """
 
 from __future__ import annotations
@@ -15,7 +17,20 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.utils import timezone
 
-__all__ = ["code_public", "day_end", "day_start", "is_future", "is_over", "is_today", "today"]
+__all__ = [
+    "FIRST_DAY",
+    "code_public",
+    "daily_number",
+    "day_end",
+    "day_start",
+    "is_future",
+    "is_over",
+    "is_today",
+    "today",
+]
+
+#: Day 1 of the daily deal, "Yukon #1": the UTC date the site dealt its first daily deal (docs/daily.md).
+FIRST_DAY = date(2026, 11, 30)
 
 
 def today(now: datetime | None = None) -> date:
@@ -52,3 +67,10 @@ def is_today(day: date, now: datetime | None = None) -> bool:
 def is_future(day: date, now: datetime | None = None) -> bool:
     """Whether ``day`` has not begun yet at ``now``."""
     return day > today(now)
+
+
+def daily_number(day: date) -> int | None:
+    """The daily deal's number, as a shared result names it ("Yukon #12"): the days since
+    :data:`FIRST_DAY`, which is #1; ``None`` for a date before it (no daily deal was dealt then)."""
+    number = (day - FIRST_DAY).days + 1
+    return number if number >= 1 else None

@@ -177,6 +177,10 @@ def test_tokens_are_made_shown_once_and_revoked_and_other_sessions_logged_out(ne
     _log_in(page, "lena")
     assert page.locator("#account-link").get_attribute("href") == "/account"  # ...and of an account
 
+    # The tokens are a section of their own, folded: not among the player's settings until opened.
+    assert page.get_by_role("heading", name="API tokens").is_visible()
+    assert not page.locator("#token-form").is_visible()
+    page.get_by_text("Show the API tokens").click()
     page.fill("#token-name", "my bot")
     page.click("#token-form button[type=submit]")
     key = page.locator("#token-key")
@@ -185,6 +189,7 @@ def test_tokens_are_made_shown_once_and_revoked_and_other_sessions_logged_out(ne
     bot.credentials(HTTP_AUTHORIZATION=f"Token {key.text_content()}")
     assert bot.get("/api/v1/auth/me").json()["username"] == "lena"
     page.reload()
+    page.get_by_text("Show the API tokens").click()
     page.locator("#tokens-list li").filter(has_text="my bot").wait_for()
     assert not page.locator("#token-new").is_visible()  # shown once
 

@@ -181,12 +181,15 @@ def test_the_win_dialog_of_a_ranked_daily_game_offers_a_spoiler_free_text_to_cop
     box.wait_for(state="visible", timeout=15_000)
     game.refresh_from_db()
     text = box.locator("[data-share-text]").text_content()
-    head, strip, link = text.split("\n")
+    head, strip, streak, link = text.split("\n")
     minutes, seconds = divmod(game.time_ms // 1000, 60)
-    # The only player: no percentile, so no "Top" part.
-    assert head == f"Yukon · {today.isoformat()} · {minutes}:{seconds:02d} · {game.moves} Züge"
+    # The deal's number names the day; the only player: no percentile, so no "Top" part.
+    assert head == f"Yukon #{clock.daily_number(today)} · {minutes}:{seconds:02d} · {game.moves} Züge"
     assert len(strip) == 5 and set(strip) <= set(SQUARES) and strip[-1] == "\U0001f7e9"  # won: all 52 at the end
+    assert streak == "Serie: 1 Tag"  # the first counted day in a row
     assert link == f"{live_server.url}/leaderboards?date={today.isoformat()}"
+    # The squares are explained beside the text.
+    assert "grün: alle 52" in box.locator(".squares-legend").inner_text()
     spoiler_free(text, game.code)
     assert box.locator("[data-share-copy]").text_content() == "Kopieren"
     box.locator("[data-share-copy]").click()
@@ -212,7 +215,7 @@ def test_the_daily_page_shares_a_won_attempt_with_its_percentile_in_english(new_
     box = page.locator("#daily-share")
     box.wait_for(state="visible", timeout=15_000)
     text = box.locator("[data-share-text]").text_content()
-    assert text.split("\n")[0] == f"Yukon · {today.isoformat()} · 3:20 · 110 moves · top 50 %"
+    assert text.split("\n")[0] == f"Yukon #{clock.daily_number(today)} · 3:20 · 110 moves · top 50 %"
     assert box.locator("[data-share-copy]").text_content() == "Copy"
     spoiler_free(text, mine.code)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -372,7 +372,9 @@ def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: 
     assert page.locator("#daily-status").text_content() == (
         f"Dein Rang: 1 von 1. Gewonnen in {won.time_ms // 60000}:{won.time_ms // 1000 % 60:02d} mit {won.moves} Zügen."
     )
-    assert page.locator("#daily-top-body tr.mine th").text_content() == user.username
+    # Replayed and verified by the server: the mark of the full board, which the legend below explains.
+    assert page.locator("#daily-top-body tr.mine th").text_content() == f"{user.username} \u2713"
+    assert "geprüft" in page.locator("#daily-legend").inner_text()
     play = page.locator("#daily-play")
     assert play.text_content() == "Nochmal spielen (Übung)"
     assert page.locator("#daily-note").text_content() == (

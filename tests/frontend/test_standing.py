@@ -196,7 +196,8 @@ def test_a_won_ranked_game_opened_again_on_the_play_page_still_offers_its_share_
     text = dialog_text.text_content()
     minutes, seconds = divmod(game.time_ms // 1000, 60)
     assert (
-        text.split("\n")[0] == f"Yukon · {today.isoformat()} · {minutes}:{seconds:02d} · {game.moves} moves · top 1 %"
+        text.split("\n")[0]
+        == f"Yukon #{clock.daily_number(today)} · {minutes}:{seconds:02d} · {game.moves} moves · top 1 %"
     )
     spoiler_free(text, game.code)
     assert page.locator("#win-standing [data-standing-me]").text_content().endswith("faster than 100 % of players")
@@ -282,7 +283,9 @@ def test_a_held_result_is_said_to_be_under_review_everywhere_and_compared_with_n
     share = page.locator("#daily-share [data-share-text]")
     page.locator("#daily-share").wait_for(state="visible", timeout=15_000)
     first = share.text_content().split("\n")[0]
-    assert first == f"Yukon · {today.isoformat()} · 0:55 · 104 moves · under review (time check)"  # the kind, no figure
+    assert (
+        first == f"Yukon #{clock.daily_number(today)} · 0:55 · 104 moves · under review (time check)"
+    )  # the kind, no figure
     screenshot(page, "standing-held-daily-en-phone")
     page.goto(f"/leaderboards?date={today.isoformat()}")
     review = page.locator("#lb-review")

@@ -25,3 +25,18 @@ test("times read m:ss below an hour and h:mm:ss from it, never negative", () => 
   assert.equal(formatTime(-5_000), "0:00");
   assert.equal(formatTime(null), "0:00");
 });
+
+test("the quick plural forms and numbers agree with Intl's for the counts a page writes", async () => {
+  const { formatNumber, pluralForm } = await import("../../frontend/static/frontend/i18n.js");
+  const counts = [0, 1, 2, 5, 11, 21, 101, 1000, 1.5, 0.5];
+  // The shortcut's premise: in German and English a whole number is "one" only when it is 1.
+  for (const language of ["de", "en"]) {
+    const rules = new Intl.PluralRules(language);
+    for (const n of counts.filter(Number.isInteger)) assert.equal(rules.select(n), n === 1 ? "one" : "other", `${language} ${n}`);
+  }
+  const german = new Intl.PluralRules("de");
+  for (const n of counts) assert.equal(pluralForm(n), german.select(n), String(n));
+  const number = new Intl.NumberFormat("de-DE", { maximumFractionDigits: 0 });
+  for (const n of [0, 7, 999, -12, 1000, 12345]) assert.equal(formatNumber(n), number.format(n), String(n));
+  assert.equal(formatNumber(12.345, 1), "12,3");
+});

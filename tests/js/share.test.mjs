@@ -47,3 +47,17 @@ test("a held result says which kind of check holds it, never a figure", () => {
     "Yukon · 2026-12-02 · 3:12 · 140 moves · under review (account check), under review (time check)",
   );
 });
+
+test("the deal's number names the day, and a counted result says the streak it continues", () => {
+  const base = { date: "2026-12-11", number: 12, timeMs: 195_000, moves: 91, fasterThan: 75, strip: "🟨🟧🟦🟩🟩", url: "https://example.org/leaderboards?date=2026-12-11" };
+  assert.equal(
+    shareText({ ...base, streak: 3 }),
+    "Yukon #12 · 3:15 · 91 moves · top 25 %\n🟨🟧🟦🟩🟩\nStreak: 3 days\nhttps://example.org/leaderboards?date=2026-12-11",
+  );
+  assert.equal(shareText({ ...base, streak: 1 }).split("\n")[2], "Streak: 1 day");
+  assert.ok(!shareText({ ...base, streak: 0 }).includes("Streak"));
+  // Under review it is on no board yet: no streak, no top %.
+  assert.equal(shareText({ ...base, streak: 3, underReview: true }), "Yukon #12 · 3:15 · 91 moves · under review\n🟨🟧🟦🟩🟩\nhttps://example.org/leaderboards?date=2026-12-11");
+  // Without a number (the standing could not be read): the date, as before.
+  assert.equal(shareText({ ...base, number: null }).split("\n")[0], "Yukon · 2026-12-11 · 3:15 · 91 moves · top 25 %");
+});

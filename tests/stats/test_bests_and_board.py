@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
@@ -59,7 +59,15 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
         "verified": True,  # the review's replay reproduced it
         "replay": None,  # today's games stay private
     }
-    assert board == {"date": today.isoformat(), "players": 1, "entries": [line], "me": line}
+    number = (today - date(2026, 11, 30)).days + 1
+    assert board == {
+        "date": today.isoformat(),
+        "number": number,
+        "players": 1,
+        "par": None,  # the deal's solution length only once the day is over
+        "entries": [line],
+        "me": line,
+    }
     assert player.get(f"/api/v1/games/{state['id']}").json()["review"] == "verified"
 
 
@@ -216,7 +224,8 @@ def test_my_rank_is_given_also_below_the_top_100(today):
 def test_the_board_of_today_exists_before_anyone_plays(guest, today, todays_deal):
     body = guest.get(f"/api/v1/leaderboards/daily/{today.isoformat()}").json()
 
-    assert body == {"date": today.isoformat(), "players": 0, "entries": [], "me": None}
+    number = (today - date(2026, 11, 30)).days + 1
+    assert body == {"date": today.isoformat(), "number": number, "players": 0, "par": None, "entries": [], "me": None}
 
 
 def test_the_rebuild_restores_missing_results_corrects_wrong_ones_and_drops_strays(today):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import threading
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core.management import call_command
@@ -40,6 +40,7 @@ def test_get_daily_tells_date_rule_players_and_when_the_day_closes(player, today
     assert body.pop("closes_in_ms") > 0
     assert body == {
         "date": today.isoformat(),
+        "number": (today - date(2026, 11, 30)).days + 1,  # Yukon #1 was the first daily deal's day
         "rule": "classic",
         "played": 0,
         "closes_at": f"{(today + timedelta(days=1)).isoformat()}T00:00:00Z",

@@ -59,6 +59,7 @@ def test_percentile_counts_strictly_slower_players_and_a_tie_is_not_beaten(yeste
         "others": 3,
         "board": "ready",
         "retry_after_ms": None,
+        "streak": 1,
     }
     for tied in (b, c):  # 1 of the 3 others (d) is slower; the other 70 s player is not beaten
         mark = _me(tied.owner, yesterday)

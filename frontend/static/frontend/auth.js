@@ -2,7 +2,7 @@
 import { t } from "./i18n.js";
 import "./strings.js";
 import { KEPT_KEY, auth, rememberLogin } from "./api.js";
-import { initNav } from "./nav.js";
+import { initNav, logOut } from "./nav.js";
 
 initNav();
 const form = document.getElementById("auth-form");
@@ -15,8 +15,7 @@ if (signedIn) {
   document.getElementById("signed-in-logout").addEventListener("click", async (event) => {
     event.currentTarget.disabled = true;
     try {
-      await auth.logout();
-      rememberLogin(null);
+      await logOut();
     } finally {
       location.reload();
     }

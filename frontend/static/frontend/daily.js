@@ -5,7 +5,7 @@
 import { t, tn, formatDate, formatMoment, formatTime } from "./i18n.js";
 import "./strings.js";
 import { games, daily } from "./api.js";
-import { initNav, playerName } from "./nav.js";
+import { initNav, playerName, verifiedMark } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable } from "./game.js";
 import { CLOSE_WARNING_MS } from "./gamebar.js";
@@ -105,7 +105,8 @@ async function load() {
   }
   setStatus("");
   const today = day.state;
-  $("daily-date").textContent = t("daily.date", { date: formatDate(today.date) });
+  const number = today.number != null ? `Yukon #${today.number} · ` : "";
+  $("daily-date").textContent = number + t("daily.date", { date: formatDate(today.date) });
   $("daily-played").textContent = tn("daily.players", today.played);
   $("daily-board").href = `/leaderboards?date=${today.date}`;
   tickCloses();
@@ -154,12 +155,14 @@ async function showBoard(date) {
       const player = document.createElement("th");
       player.scope = "row";
       player.append(playerName(entry.username));
+      if (entry.verified) player.append(" ", verifiedMark());
       const cell = (text) => Object.assign(document.createElement("td"), { textContent: String(text) });
       row.append(cell(entry.rank), player, cell(formatTime(entry.time_ms)), cell(entry.moves));
       return row;
     }),
   );
   $("daily-top-table").hidden = !entries.length;
+  $("daily-legend").hidden = !entries.length;
   $("daily-top-empty").hidden = entries.length > 0;
   $("daily-top").hidden = false;
 }

@@ -16,6 +16,7 @@ const STRINGS = {
   "nav.guest": pgettext("nav.guest", "Guest"),
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),
+  "loggedOut": pgettext("loggedOut", "You are logged out. Your games stay with your account: log in again to go on with them."),
   "gamesKept.one": pgettext("gamesKept.one", "Your game as a guest is now your account's: it counts in your statistics."),
   "gamesKept.other": pgettext(
     "gamesKept.other",
@@ -120,12 +121,20 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
-const pluralRules = new Intl.PluralRules(lang);
+/** The plural form of `n` by the language's rules: for German and English a whole 1 is "one", any
+ *  other whole number "other" (CLDR); anything else asks Intl.PluralRules, made when first needed
+ *  (making it reads the locale's data: time the play page's first render does not have). */
+let pluralRules = null;
+export function pluralForm(n) {
+  if (Number.isInteger(n)) return n === 1 ? "one" : "other";
+  pluralRules ??= new Intl.PluralRules(lang);
+  return pluralRules.select(n);
+}
 
 /** The text for `key` with the count `n`: `key.one`, `key.other` (…) by the language's plural
  *  rules; `{n}` is the formatted number. */
 export function tn(key, n, vars = {}) {
-  const form = `${key}.${pluralRules.select(n)}`;
+  const form = `${key}.${pluralForm(n)}`;
   return t(STRINGS[form] !== undefined ? form : `${key}.other`, { ...vars, n: formatNumber(n) });
 }
 
@@ -161,17 +170,29 @@ export function formatTime(ms) {
   return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
+const LOCALE = lang === "en" ? "en-GB" : "de-DE";
+// Each formatter made once: making one reads the locale's data (the play page's first render made
+// dozens, 0.1 s of its main thread, issue 41 item 8).
+const formats = new Map();
+function formatter(kind, options) {
+  const key = `${kind} ${JSON.stringify(options)}`;
+  if (!formats.has(key)) formats.set(key, new Intl[kind](LOCALE, options));
+  return formats.get(key);
+}
+
 export function formatNumber(n, digits = 0) {
-  return new Intl.NumberFormat(lang === "en" ? "en-GB" : "de-DE", { maximumFractionDigits: digits }).format(n);
+  // A whole number under 1000 reads the same in both languages without grouping: no formatter.
+  if (Number.isInteger(n) && Math.abs(n) < 1000) return String(n);
+  return formatter("NumberFormat", { maximumFractionDigits: digits }).format(n);
 }
 
 /** A moment as date and time in UTC, as the site counts its days ("5 December 2026, 00:00 UTC"). */
 export function formatMoment(iso) {
-  const format = new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+  const format = formatter("DateTimeFormat", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
   return `${format.format(new Date(iso))} UTC`;
 }
 
 export function formatDate(iso) {
   const d = new Date(`${iso}T00:00:00Z`);
-  return new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "de-DE", { dateStyle: "long", timeZone: "UTC" }).format(d);
+  return formatter("DateTimeFormat", { dateStyle: "long", timeZone: "UTC" }).format(d);
 }

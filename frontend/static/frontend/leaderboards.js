@@ -3,7 +3,7 @@
 import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
-import { initNav, playerName } from "./nav.js";
+import { initNav, playerName, verifiedMark } from "./nav.js";
 import { liveCounts } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
@@ -73,15 +73,7 @@ function line(entry) {
   const name = cell("th");
   name.scope = "row";
   name.append(playerName(entry.username));
-  if (entry.verified) {
-    const check = document.createElement("span");
-    check.className = "lb-verified";
-    check.textContent = "\u2713";
-    check.title = t("lb.verified");
-    check.setAttribute("role", "img");
-    check.setAttribute("aria-label", t("lb.verified"));
-    name.append(" ", check);
-  }
+  if (entry.verified) name.append(" ", verifiedMark());
   const watch = cell("td");
   watch.className = "lb-replay";
   if (entry.replay) {
@@ -100,7 +92,9 @@ function line(entry) {
     replay.setAttribute("aria-label", t("lb.replay.label", { player }));
     watch.append(replay);
   }
-  row.append(cell("td", entry.rank), name, cell("td", formatTime(entry.time_ms)), cell("td", entry.moves), cell("td", entry.score), watch);
+  const score = cell("td", entry.score);
+  score.className = "lb-score";
+  row.append(cell("td", entry.rank), name, cell("td", formatTime(entry.time_ms)), cell("td", entry.moves), score, watch);
   return row;
 }
 
@@ -109,11 +103,14 @@ async function show(date, { first = false } = {}) {
   if (!first) $("lb-bad-date").hidden = true;
   $("lb-next").disabled = date >= todayUtc(); // no board for a day that has not come
   $("lb-heading").textContent = formatDate(date);
+  $("lb-number").textContent = "";
   $("lb-players").textContent = "";
+  $("lb-par").textContent = "";
   $("lb-review").hidden = true;
   const body = $("lb-body");
   body.replaceChildren();
   $("lb-table").hidden = true;
+  $("lb-legend").hidden = true;
   message(t("loading"));
   let board;
   try {
@@ -132,7 +129,9 @@ async function show(date, { first = false } = {}) {
   }
   live(date);
   const entries = board.entries;
+  if (board.number != null) $("lb-number").textContent = `Yukon #${board.number} · `;
   $("lb-players").textContent = ` · ${tn("lb.players", board.players)}`;
+  if (board.par != null) $("lb-par").textContent = ` · ${t("lb.par", { moves: tn("moves", board.par) })}`;
   if (!entries.length) {
     message(t("lb.empty"));
     return;
@@ -140,6 +139,7 @@ async function show(date, { first = false } = {}) {
   message("");
   for (const entry of entries) body.append(line(entry));
   $("lb-table").hidden = false;
+  $("lb-legend").hidden = false;
 }
 
 $("lb-form").addEventListener("submit", (event) => {

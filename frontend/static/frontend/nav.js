@@ -7,6 +7,14 @@ export async function initNav() {
   for (const link of document.querySelectorAll(".site-nav a[data-page]")) {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page");
   }
+  // The footer's language switch comes back to the address as it is now (a page may have named its
+  // game in it since it was served), in the language chosen.
+  const languages = document.querySelector(".lang-switch");
+  if (languages) {
+    languages.addEventListener("submit", () => {
+      languages.elements.next.value = location.pathname + location.search;
+    });
+  }
   const box = document.getElementById("account");
   // A write found the session ended (api.js): the header shows a guest, and a lasting word says
   // how to go on, with a way back here after signing in.
@@ -17,7 +25,37 @@ export async function initNav() {
   const user = await currentUser();
   if (!document.getElementById("signed-out")) renderAccount(box, user, page);
   if (user) showGamesKept();
+  else showLoggedOut();
   return user;
+}
+
+const LOGGED_OUT_KEY = "yukon.loggedOut";
+
+/** Log out (the header's button, the login page's): the next page says so (showLoggedOut). */
+export async function logOut() {
+  await auth.logout();
+  rememberLogin(null);
+  try {
+    sessionStorage.setItem(LOGGED_OUT_KEY, "1");
+  } catch (err) {
+    /* without storage the header alone shows the guest */
+  }
+}
+
+/** Once, on the page after logging out: that it worked, and that the games stay the account's. */
+function showLoggedOut() {
+  let flagged = false;
+  try {
+    flagged = sessionStorage.getItem(LOGGED_OUT_KEY) === "1";
+    sessionStorage.removeItem(LOGGED_OUT_KEY);
+  } catch (err) {
+    return;
+  }
+  if (!flagged || document.getElementById("signed-out")) return;
+  const notice = Object.assign(document.createElement("p"), { id: "logged-out", className: "site-notice" });
+  notice.setAttribute("role", "status");
+  notice.textContent = t("loggedOut");
+  document.getElementById("main").prepend(notice);
 }
 
 /** Once, after signing up or in: the games this browser played as a guest are the account's now. */
@@ -51,6 +89,7 @@ function renderAccount(box, user, page) {
     who.className = "who";
     who.href = "/stats";
     who.textContent = user.username;
+    who.title = user.username; // (cut short on a phone)
     const out = document.createElement("button");
     out.type = "button";
     out.className = "link-button";
@@ -59,8 +98,7 @@ function renderAccount(box, user, page) {
     out.addEventListener("click", async () => {
       out.disabled = true;
       try {
-        await auth.logout();
-        rememberLogin(null);
+        await logOut();
       } finally {
         location.href = "/";
       }
@@ -104,4 +142,16 @@ export function playerName(username) {
   link.href = `/players/${encodeURIComponent(username)}`;
   link.textContent = username;
   return link;
+}
+
+/** The check mark beside a name on a board whose win the server replayed (`verified`): "✓", named
+ *  for screen readers; the boards' legend says what it means. */
+export function verifiedMark() {
+  const check = document.createElement("span");
+  check.className = "lb-verified";
+  check.textContent = "\u2713";
+  check.title = t("lb.verified");
+  check.setAttribute("role", "img");
+  check.setAttribute("aria-label", t("lb.verified"));
+  return check;
 }

@@ -38,15 +38,18 @@ const store = (key, value) => {
   }
 };
 
-/** Put a game on the table and name it in the address (a new game adds a history entry). */
-function start(state, { push = false, resumed = false } = {}) {
+/** Put a game on the table and name it in the address (a new game adds a history entry). A game
+ *  the page opens with (load: resumed, named in the address, or dealt for a first visit) is simply
+ *  there; a new game of the dialog is dealt card by card (`deal`). The cascade of 52 cards costs the
+ *  page's first seconds a main thread busy with styles and paints (Lighthouse's blocking time). */
+function start(state, { push = false, resumed = false, deal = push } = {}) {
   store(KEY, state.id);
   const url = `/?game=${encodeURIComponent(state.id)}`;
   if (location.pathname + location.search !== url) history[push ? "pushState" : "replaceState"]({ game: state.id }, "", url);
   document.body.classList.remove("no-game");
   $("game-lost").hidden = true;
   if (state.status !== "won") $("play-result").hidden = true;
-  table.show(state, { deal: true });
+  table.show(state, { deal });
   if (resumed && state.moves > 0 && state.status === "playing") table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
   if (rankedElsewhere && rankedElsewhere !== state.id) {
     // Its clock does not stop (it has no pause): the way back is one tap away.

@@ -1,8 +1,11 @@
-// The result to share (issue 19 item 2): a spoiler-free line for a won ranked daily attempt,
-//   Yukon · 2026-12-01 · 3:12 · 118 moves · top 12 %
-// a strip of the foundations' progress over the game's five fifths and a link to the day's board.
-// It never holds a card, a game code or a deal number: only the date, the player's own figures,
-// the percentile (GET daily/<date>/standing) and how full the foundations were as the game went on.
+// The result to share (issue 19 item 2, issue 41 item 3): a spoiler-free line for a won ranked
+// daily attempt,
+//   Yukon #12 · 3:12 · 118 moves · top 12 %
+// a strip of the foundations' progress over the game's five fifths, the daily streak it continues,
+// and a link to the day's board. It never holds a card or a game code: only the deal's number (days
+// since the first daily deal, docs/daily.md; the date where it has none), the player's own figures,
+// the percentile and the streak (GET daily/<date>/standing) and how full the foundations were as the
+// game went on. The share box and the board explain the squares (_squares.html).
 // Its texts are here (not in strings.js): the play page loads this module alone, after a win.
 import { t, tn, addStrings, formatTime } from "./i18n.js";
 import { daily, games } from "./api.js";
@@ -17,6 +20,8 @@ addStrings({
   "share.review.play": pgettext("share.review.play", "under review (move check)"),
   "share.copied": pgettext("share.copied", "Copied to the clipboard."),
   "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
+  "share.streak.one": pgettext("share.streak.one", "Streak: 1 day"),
+  "share.streak.other": pgettext("share.streak.other", "Streak: {n} days"),
 });
 
 const FIFTHS = 5;
@@ -58,14 +63,17 @@ export function topPercent(fasterThan) {
   return fasterThan == null ? null : Math.max(1, 100 - fasterThan);
 }
 
-/** The text to share; a result not on the board yet (`underReview`) says so and no top %, and a
- *  held one which kind of check holds it (`heldFor`: the state's held_for). */
-export function shareText({ date, timeMs, moves, fasterThan, strip, url, underReview = false, heldFor = null }) {
-  const parts = ["Yukon", date, formatTime(timeMs), tn("moves", moves)];
+/** The text to share: "Yukon #12" (the deal's `number`; "Yukon · <date>" without one), the time,
+ *  moves and top %, the strip, the `streak` (counted days in a row, this one the last) and the
+ *  board's link. A result not on the board yet (`underReview`) says so, with no top % and no
+ *  streak, and a held one which kind of check holds it (`heldFor`: the state's held_for). */
+export function shareText({ date, number = null, timeMs, moves, fasterThan, strip, url, underReview = false, heldFor = null, streak = 0 }) {
+  const parts = [...(number != null ? [`Yukon #${number}`] : ["Yukon", date]), formatTime(timeMs), tn("moves", moves)];
   const top = underReview ? null : topPercent(fasterThan);
   if (underReview) parts.push(heldFor && heldFor.length ? heldFor.map((kind) => t(`share.review.${kind}`)).join(", ") : t("share.review"));
   else if (top != null) parts.push(t("share.top", { n: top }));
-  return [parts.join(" · "), strip, url].filter(Boolean).join("\n");
+  const run = !underReview && streak > 0 ? tn("share.streak", streak) : "";
+  return [parts.join(" · "), strip, run, url].filter(Boolean).join("\n");
 }
 
 async function moveLog(gameId) {
@@ -85,13 +93,17 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
   if (!boxes.length || timeMs == null) return;
   let fasterThan = null;
   let underReview = false;
+  let number = null;
+  let streak = 0;
   let strip = "";
   try {
     if (standing === undefined) standing = await daily.standing(date);
     fasterThan = standing && standing.me ? standing.me.faster_than_percent : null;
     underReview = Boolean(standing && standing.me && !standing.me.counted);
+    number = standing ? (standing.number ?? null) : null;
+    streak = standing && standing.me ? standing.me.streak || 0 : 0;
   } catch (err) {
-    /* without the standing: no percentile */
+    /* without the standing: no percentile, the date instead of the number */
   }
   try {
     strip = progressStrip(await moveLog(gameId));
@@ -99,7 +111,7 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
     /* without the log: no strip */
   }
   const url = `${location.origin}/leaderboards?date=${date}`;
-  const text = shareText({ date, timeMs, moves, fasterThan, strip, url, underReview: underReview || Boolean(heldFor), heldFor });
+  const text = shareText({ date, number, timeMs, moves, fasterThan, strip, url, underReview: underReview || Boolean(heldFor), heldFor, streak });
   for (const one of boxes) fill(one, text);
 }
 

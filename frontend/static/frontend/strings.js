@@ -39,6 +39,7 @@ addStrings({
   "lb.replay": pgettext("lb.replay", "replay"),
   "lb.replay.label": pgettext("lb.replay.label", "Replay of {player}'s game"),
   "lb.verified": pgettext("lb.verified", "replayed and verified by the server"),
+  "lb.par": pgettext("lb.par", "par {moves}"),
   "stats.title": pgettext("stats.title", "Statistics"),
   "stats.played": pgettext("stats.played", "Played"),
   "stats.won": pgettext("stats.won", "Won"),
