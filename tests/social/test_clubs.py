@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from social import services
 from social.models import Club, ClubWeekEntry, Membership
+from stats.models import DailyResult
 from tests import factories
 from tests.stats.helpers import deal, result_for, won_ranked_game
 
@@ -160,19 +161,27 @@ def test_week_points_share_places_on_equal_results():
 def test_a_result_on_the_board_reaches_the_week_of_its_players_clubs_through_the_tasks(
     today, django_capture_on_commit_callbacks
 ):
+    from social import receivers, tasks
     from stats import services as stats_services
+    from stats import signals as stats_signals
 
     deal(today)
     olga = factories.user(username="Olga")
     club = services.club_create(user=olga, name="Stammtisch")
     game = won_ranked_game(owner=olga, day=today, time_ms=70_000)
 
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks() as sent:
         stats_services.game_results_record(game_id=game.pk)
 
+    # stats tells the apps above once the result is on the board; social's receiver listens
+    assert [(c.func.__self__, c.keywords) for c in sent] == [
+        (stats_signals.daily_result_changed, {"sender": DailyResult, "game_ids": [str(game.pk)]})
+    ]
+    assert receivers.on_daily_result_changed in stats_signals.daily_result_changed._live_receivers(DailyResult)[0]
+    tasks.club_weeks_update(str(game.pk))
     assert list(ClubWeekEntry.objects.filter(club=club).values_list("user__username", "points")) == [("Olga", 1)]
     game.review = "rejected"
     game.save(update_fields=["review"])
-    with django_capture_on_commit_callbacks(execute=True):
-        stats_services.game_results_record(game_id=game.pk)
+    stats_services.game_results_record(game_id=game.pk)
+    tasks.club_weeks_update(str(game.pk))
     assert not ClubWeekEntry.objects.filter(club=club).exists()

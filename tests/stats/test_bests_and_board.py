@@ -10,6 +10,7 @@ from games import signals
 from games.models import DailyDeal, Game, StatusChoices
 from games.tasks import log_pack, ranked_win_review
 from stats import selectors, services, tasks
+from stats import signals as stats_signals
 from stats.models import DailyResult, PersonalBest
 from tests import factories
 from tests.stats.helpers import deal, result_for, win, win_as_a_human, winning_line, won_ranked_game
@@ -40,9 +41,11 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     with django_capture_on_commit_callbacks(execute=True) as review_commit:
         for callback in won_commit:
             callback()
-    # The review's commit sends the one event, for this game; stats' one task records the rest.
+    # The review's commit sends the one event, for this game; stats' one task records the rest and,
+    # its result on the board, tells the apps above (social: the week of the player's clubs).
     assert [(callback.func.__self__, callback.keywords) for callback in review_commit] == [
-        (signals.results_changed, {"sender": Game, "game_ids": [state["id"]]})
+        (signals.results_changed, {"sender": Game, "game_ids": [state["id"]]}),
+        (stats_signals.daily_result_changed, {"sender": DailyResult, "game_ids": [state["id"]]}),
     ]
     game = Game.objects.get(pk=state["id"])
     assert game.time_ms == won["elapsed_ms"] and game.review == "verified"
