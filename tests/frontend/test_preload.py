@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 import pytest
 
 from frontend.modules import import_graph, imports_of
+from social import services as social_services
 from tests import factories
 
 from .support import log_in
@@ -34,13 +35,18 @@ PAGES = {
     "account_delete.js": "/account/delete",
     "player.js": "/players/{name}",
     "replay.js": f"/replay/{uuid.uuid4()}",  # its 404 page loads the same script
+    "clubs.js": "/clubs",
+    "club.js": "/clubs/{club}",
 }
+#: A module a page loads only when it is needed (``import("./win.js")`` after a win): not preloaded.
+LAZY = re.compile(r"""\bimport\(\s*["']\./([\w.-]+\.js)["']\s*\)""")
 
 
 def entry_modules() -> set[str]:
     modules = {path.name for path in STATIC.glob("*.js")}
     imported = {name for path in STATIC.glob("*.js") for name in imports_of(path.read_text())}
-    return modules - imported
+    lazy = {name for path in STATIC.glob("*.js") for name in LAZY.findall(path.read_text())}
+    return modules - imported - lazy
 
 
 def test_every_entry_module_has_a_page_here() -> None:
@@ -60,6 +66,7 @@ def test_the_import_graph_follows_static_imports_once_each_and_no_dynamic_one() 
 
 def test_each_page_preloads_what_the_browser_would_discover(new_page: Any, live_server: Any) -> None:
     user = factories.user()
+    club = social_services.club_create(user=user, name="Preload club")
     page = new_page()
     log_in(page, user)
     preloaded: dict[str, list[str]] = {}
@@ -84,7 +91,7 @@ def test_each_page_preloads_what_the_browser_would_discover(new_page: Any, live_
         ),
     )
     for entry, path in PAGES.items():
-        path = path.format(name=user.username)
+        path = path.format(name=user.username, club=club.slug)
         fetched.clear()
         page.goto(path)
         page.wait_for_load_state("networkidle")

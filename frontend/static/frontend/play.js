@@ -117,16 +117,26 @@ async function resumable() {
   if (!saved && stored("yukon.user") === "") return null;
   const user = await currentUser();
   if (!saved && !user) return null;
+  // Only "not found" means no game: a lookup that failed (no network, the page being left while it
+  // loads) throws, so that no new deal is made in place of a game that exists (it would be the
+  // newest and hide that game on the next visit).
   const [list, own] = await Promise.all([
-    games.list(1, { status: "playing", size: 10 }).catch(() => null),
-    saved ? games.get(saved).catch(() => null) : Promise.resolve(null),
+    games.list(1, { status: "playing", size: 10 }),
+    saved ? games.get(saved).catch(gone) : Promise.resolve(null),
   ]);
   const running = list && (list.results || []).find((game) => game.attempt && game.attempt.state === "open");
   rankedElsewhere = running ? running.id : null;
   const newest = list && (list.results || []).find((game) => !game.daily);
   if (!newest) return own && own.status === "playing" && !own.daily ? own : null;
   if (own && own.id === newest.id) return own;
-  return games.get(newest.id).catch(() => null);
+  return games.get(newest.id).catch(gone);
+}
+
+/** A game asked for by id is gone (404: removed, another's, a session that ended): null; any other
+ *  failure is passed on. */
+function gone(err) {
+  if (err.status === 404) return null;
+  throw err;
 }
 
 async function load() {
