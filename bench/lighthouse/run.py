@@ -46,8 +46,8 @@ from page_support import wait_ready  # noqa: E402
 PY = sys.executable
 LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-#: (label, path, logged in): every page of frontend/urls.py; ``{user}`` and ``{game}`` are the
-#: bench account's name and its won game (tests/site/test_lighthouse_pages.py keeps the list whole).
+#: (label, path, logged in): every page of frontend/urls.py; ``{user}``, ``{game}`` and ``{club}`` are
+#: the bench account's name, its won game and its club (tests/site/test_lighthouse_pages.py keeps the list whole).
 PAGES = [
     ("/", "/", False),
     ("/daily", "/daily", False),
@@ -60,6 +60,9 @@ PAGES = [
     ("/signup", "/signup", False),
     ("/replay/<id>", "/replay/{game}", True),
     ("/players/<name>", "/players/{user}", False),
+    ("/clubs", "/clubs", True),
+    ("/clubs/<slug>", "/clubs/{club}", True),
+    ("/clubs/join/<invite>", "/clubs/join/void-invite", True),
     ("/account", "/account", True),
     ("/account/delete", "/account/delete", True),
     ("/account/password-reset", "/account/password-reset", False),
@@ -122,8 +125,8 @@ def call(opener: Any, url: str, body: dict[str, Any] | None = None, token: str |
 
 
 def bench_account(url: str) -> dict[str, str]:
-    """A new account: its session cookie, its name and a game it won (``cookie``, ``user``,
-    ``game``), after a few more games with a move or more each."""
+    """A new account: its session cookie, its name, a game it won and a club it made (``cookie``,
+    ``user``, ``game``, ``club``), after a few more games with a move or more each."""
     from games.engine import Game, GameCode
     from games.solver import solve
 
@@ -142,7 +145,9 @@ def bench_account(url: str) -> dict[str, str]:
     for move in solve(Game.new(GameCode.parse(WON_DEAL)), max_seconds=30, max_nodes=None).moves:
         won = call(bare, f"{url}/api/v1/games/{won['id']}/moves", move.to_json(), token)
     assert won["status"] == "won", won["status"]
-    return {"cookie": "; ".join(f"{c.name}={c.value}" for c in jar), "user": name, "game": won["id"]}
+    club = call(bare, f"{url}/api/v1/clubs", {"name": f"Club {name}"}, token)
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return {"cookie": cookie, "user": name, "game": won["id"], "club": club["slug"]}
 
 
 CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--lang=de-DE"]

@@ -86,6 +86,119 @@ def test_a_club_is_made_its_link_joins_a_second_browser_and_both_see_the_boards(
     assert "Finn" in week.nth(0).inner_text() and "2" in week.nth(0).inner_text()
 
 
+@pytest.mark.parametrize(("locale", "viewport"), WAYS)
+def test_the_daily_page_has_a_friends_tab_with_the_people_one_follows(
+    new_page: Any, locale: str, viewport: Any
+) -> None:
+    today = clock.today()
+    daily_deal(today)
+    lena, tom, held, stranger = (factories.user(username=name) for name in ("Lena", "Tom", "Held", "Stranger"))
+    for followed in (tom, held):
+        services.follow_add(user=lena, username=followed.username)
+    result_for(won_ranked_game(owner=stranger, day=today, time_ms=50_000))
+    result_for(won_ranked_game(owner=tom, day=today, time_ms=61_000))
+    result_for(won_ranked_game(owner=lena, day=today, time_ms=75_000))
+    won_ranked_game(owner=held, day=today, time_ms=40_000, review="held")  # on no board
+
+    page = new_page(locale=locale, viewport=viewport, has_touch=viewport is PHONE)
+    log_in(page, lena)
+    page.goto("/daily")
+    tab = page.locator("#daily-tab-friends")
+    tab.wait_for(state="visible")
+    assert page.locator("#daily-panel-friends").is_hidden()
+    assert page.locator("#daily-top-body tr").count() == 3  # everyone's board: Stranger, Tom, Lena
+
+    tab.click()
+    rows = page.locator("#daily-friends-body tr")
+    assert page.locator("#daily-panel-all").is_hidden()
+    assert [rows.nth(i).locator("th").inner_text().split()[0] for i in range(rows.count())] == ["Tom", "Lena"]
+    assert rows.nth(0).locator("td").nth(0).inner_text() == "1"
+    assert rows.nth(1).locator("td").nth(-1).inner_text() == "#3"  # Lena's place on everyone's board
+    assert "mine" in (rows.nth(1).get_attribute("class") or "")
+
+    # The tab chosen is the one the page opens on next time; the arrow keys move between the tabs.
+    page.reload()
+    page.locator("#daily-friends-body tr").first.wait_for()
+    assert page.locator("#daily-tab-friends").get_attribute("aria-selected") == "true"
+    page.locator("#daily-tab-friends").focus()
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#daily-tab-all").get_attribute("aria-selected") == "true"
+    assert page.evaluate("document.activeElement.id") == "daily-tab-all"
+    assert page.locator("#daily-panel-all").is_visible()
+
+
+def test_a_player_who_follows_nobody_is_told_how_to_fill_the_friends_tab(new_page: Any) -> None:
+    daily_deal(clock.today())
+    page = new_page(locale="en-US")
+    log_in(page, factories.user(username="Lena"))
+    page.goto("/daily")
+    page.locator("#daily-tab-friends").click()
+    assert "You follow nobody yet" in page.locator("#daily-friends-empty").inner_text()
+    assert page.locator("#daily-panel-friends a[href='/clubs']").is_visible()
+
+
+def test_a_guest_sees_everyones_board_without_tabs(page: Any) -> None:
+    today = clock.today()
+    daily_deal(today)
+    result_for(won_ranked_game(owner=factories.user(username="Tom"), day=today, time_ms=61_000))
+    page.goto("/daily")
+    page.locator("#daily-top-body tr").first.wait_for()
+    assert page.locator("#daily-tabs").is_hidden()
+
+
+def test_the_account_page_switches_the_profile_to_followers_only(new_page: Any) -> None:
+    lena = factories.user(username="Lena")
+    page = new_page(locale="en-US")
+    log_in(page, lena)
+    page.goto("/account")
+    switch = page.locator("#privacy-hidden")
+    page.wait_for_function("() => !document.getElementById('privacy-hidden').disabled")
+    assert not switch.is_checked()
+    page.locator("label:has(#privacy-hidden)").click()
+    page.wait_for_function("() => document.getElementById('privacy-status').textContent.trim() !== ''")
+    assert services_privacy_hidden(lena)
+    page.reload()
+    page.wait_for_function("() => !document.getElementById('privacy-hidden').disabled")
+    assert switch.is_checked()
+
+
+def services_privacy_hidden(user: Any) -> bool:
+    from social import selectors
+
+    return selectors.profile_hidden(user=user)
+
+
+def test_the_share_text_names_a_club_and_the_place_in_it(new_page: Any) -> None:
+    today = clock.today()
+    daily_deal(today, players=3)
+    lena, tom, ina = (factories.user(username=name) for name in ("Lena", "Tom", "Ina"))
+    office = services.club_create(user=lena, name="Büro-Patience")
+    family = services.club_create(user=lena, name="Familie")
+    services.club_join(user=tom, invite=services.invite_make(club=office))
+    services.club_join(user=ina, invite=services.invite_make(club=family))
+    result_for(won_ranked_game(owner=tom, day=today, time_ms=61_000))
+    result_for(won_ranked_game(owner=lena, day=today, time_ms=75_000, moves=104))
+    result_for(won_ranked_game(owner=ina, day=today, time_ms=90_000))
+
+    page = new_page(locale="en-US")
+    log_in(page, lena)
+    page.goto("/daily")
+    choice = page.locator("#daily-share [data-share-club] select")
+    choice.wait_for(state="visible", timeout=15_000)
+    share = page.locator("#daily-share [data-share-text]")
+    text = "() => document.querySelector('#daily-share [data-share-text]').textContent"
+    page.wait_for_function(f"{text}.includes(' today')")
+    lines = share.text_content().split("\n")
+    assert lines[1] in ("2nd of 2 in Büro-Patience today", "1st of 2 in Familie today")
+
+    choice.select_option(label="Familie")
+    page.wait_for_function(f"{text}.includes('Familie')")
+    assert share.text_content().split("\n")[1] == "1st of 2 in Familie today"
+    choice.select_option(value="")
+    page.wait_for_function(f"() => !({text})().includes(' today')")
+    assert "Familie" not in share.text_content() and "Büro" not in share.text_content()
+
+
 def test_a_revoked_link_joins_nobody_and_says_why(new_page: Any) -> None:
     olga = factories.user(username="Olga")
     club = services.club_create(user=olga, name="Stammtisch")

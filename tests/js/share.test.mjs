@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { foundationCounts, progressStrip, shareText, topPercent } from "../../frontend/static/frontend/share.js";
+import { foundationCounts, place, progressStrip, shareText, topPercent } from "../../frontend/static/frontend/share.js";
 
 // Log entries as GET games/{id}/moves sends them: the move's fields beside its text (null for an undo).
 const UNDO = { move: "undo", from: null, card: null, to: null };
@@ -60,4 +60,16 @@ test("the deal's number names the day, and a counted result says the streak it c
   assert.equal(shareText({ ...base, streak: 3, underReview: true }), "Yukon #12 · 3:15 · 91 moves · under review\n🟨🟧🟦🟩🟩\nhttps://example.org/leaderboards?date=2026-12-11");
   // Without a number (the standing could not be read): the date, as before.
   assert.equal(shareText({ ...base, number: null }).split("\n")[0], "Yukon · 2026-12-11 · 3:15 · 91 moves · top 25 %");
+});
+
+test("a member's club and place among its results of the day follow the first line", () => {
+  const base = { date: "2026-12-11", number: 12, timeMs: 195_000, moves: 91, fasterThan: 75, strip: "🟩", url: "" };
+  const club = { name: "Büro-Patience", rank: 3, of: 14 };
+  assert.equal(shareText({ ...base, club }), "Yukon #12 · 3:15 · 91 moves · top 25 %\n3rd of 14 in Büro-Patience today\n🟩");
+  // Under review the result is on no board: no place in the club either.
+  assert.ok(!shareText({ ...base, club, underReview: true }).includes("Büro"));
+});
+
+test("places read as ordinals, the teens included", () => {
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(place), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]);
 });

@@ -4,7 +4,7 @@
 // auth/settings, auth/sessions, auth/tokens).
 import { addStrings, lang, t, tn } from "./i18n.js";
 import "./strings.js";
-import { auth, rememberLogin } from "./api.js";
+import { auth, rememberLogin, social } from "./api.js";
 import { initNav } from "./nav.js";
 import { Settings, bindSettingsDialog } from "./settings.js";
 
@@ -262,6 +262,32 @@ function bindTokens() {
   });
 }
 
+/** The profile shown only to the players one follows (PUT me/privacy); the switch goes back if the
+ *  server refuses. */
+async function bindPrivacy() {
+  const box = document.getElementById("privacy-hidden");
+  try {
+    box.checked = (await social.privacy()).profile_hidden;
+  } catch (err) {
+    say("privacy-status", message(err), { error: true });
+    return;
+  }
+  box.disabled = false;
+  box.addEventListener("change", async () => {
+    const wanted = box.checked;
+    box.disabled = true;
+    try {
+      box.checked = (await social.privacySet(wanted)).profile_hidden;
+      say("privacy-status", t("account.language.saved"));
+    } catch (err) {
+      box.checked = !wanted;
+      say("privacy-status", message(err), { error: true });
+    } finally {
+      box.disabled = false;
+    }
+  });
+}
+
 // -- the pages ------------------------------------------------------------------------------------
 
 async function accountPage() {
@@ -287,7 +313,7 @@ async function accountPage() {
   bindSettingsDialog(document.getElementById("settings-section"), settings);
   bindSessions();
   bindTokens();
-  await Promise.all([showSessions(), showTokens()]);
+  await Promise.all([showSessions(), showTokens(), bindPrivacy()]);
 }
 
 function resetRequestPage() {

@@ -2,9 +2,10 @@
 // and the game. Today's deal is for accounts (docs/fair-play.md): a guest sees the board, a sign-up prompt
 // and yesterday's deal to practise. Until the day's deal is prepared the server answers 503
 // daily_not_ready with Retry-After, and the page says so and asks again by itself.
-import { t, tn, formatDate, formatMoment, formatTime } from "./i18n.js";
+import { t, tn, formatDate, formatMoment, formatNumber, formatTime } from "./i18n.js";
 import "./strings.js";
-import { games, daily } from "./api.js";
+import "./social_strings.js";
+import { games, daily, social } from "./api.js";
 import { initNav, playerName, verifiedMark } from "./nav.js";
 import { Settings } from "./settings.js";
 import { GameTable } from "./game.js";
@@ -165,6 +166,70 @@ async function showBoard(date) {
   $("daily-legend").hidden = !entries.length;
   $("daily-top-empty").hidden = entries.length > 0;
   $("daily-top").hidden = false;
+  if (await userReady) showFriends(date);
+}
+
+// -- the friends' tab: the day's counted results of the player and the people they follow --------
+const TAB_KEY = "yukon.daily.tab";
+const TABS = ["all", "friends"];
+
+function chooseTab(name, { focus = false } = {}) {
+  for (const tab of TABS) {
+    const button = $(`daily-tab-${tab}`);
+    button.setAttribute("aria-selected", String(tab === name));
+    button.tabIndex = tab === name ? 0 : -1;
+    $(`daily-panel-${tab}`).hidden = tab !== name;
+    if (focus && tab === name) button.focus();
+  }
+  try {
+    localStorage.setItem(TAB_KEY, name);
+  } catch (err) {
+    /* the next visit opens on everyone */
+  }
+}
+
+for (const tab of TABS) {
+  $(`daily-tab-${tab}`).addEventListener("click", () => chooseTab(tab));
+  $(`daily-tab-${tab}`).addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    const to = event.key === "Home" ? 0 : event.key === "End" ? TABS.length - 1 : step ? (TABS.indexOf(tab) + step + TABS.length) % TABS.length : null;
+    if (to === null) return;
+    event.preventDefault();
+    chooseTab(TABS[to], { focus: true });
+  });
+}
+
+async function showFriends(date) {
+  let board;
+  try {
+    board = await social.friends(date);
+  } catch (err) {
+    return; // the tabs stay hidden: everyone's board alone
+  }
+  const cell = (text) => Object.assign(document.createElement("td"), { textContent: String(text) });
+  $("daily-friends-body").replaceChildren(
+    ...board.entries.map((entry) => {
+      const row = document.createElement("tr");
+      if (entry.me) row.classList.add("mine");
+      const player = document.createElement("th");
+      player.scope = "row";
+      player.append(playerName(entry.username));
+      if (entry.verified) player.append(" ", verifiedMark());
+      const overall = entry.board_rank_exact ? `#${formatNumber(entry.board_rank)}` : t("club.place.about", { rank: formatNumber(entry.board_rank) });
+      row.append(cell(entry.rank), player, cell(formatTime(entry.time_ms)), cell(entry.moves), cell(overall));
+      return row;
+    }),
+  );
+  $("daily-friends-table").hidden = !board.entries.length;
+  line("daily-friends-empty", board.entries.length ? "" : t(board.following ? "daily.friends.empty" : "daily.friends.none"));
+  $("daily-tabs").hidden = false;
+  let saved = null;
+  try {
+    saved = localStorage.getItem(TAB_KEY);
+  } catch (err) {
+    saved = null;
+  }
+  chooseTab(saved === "friends" ? "friends" : "all");
 }
 
 // -- where you stand: the live counts for everyone, the histograms once the attempt is won ----------

@@ -5,10 +5,12 @@
 // and a link to the day's board. It never holds a card or a game code: only the deal's number (days
 // since the first daily deal, docs/daily.md; the date where it has none), the player's own figures,
 // the percentile and the streak (GET daily/<date>/standing) and how full the foundations were as the
-// game went on. The share box and the board explain the squares (_squares.html).
+// game went on, and for a member of a club the place in it ("3rd of 14 in Büro-Patience today":
+// the club's board of the day, GET clubs/{slug}/daily/{date}; a select picks the club when there
+// are several). The share box and the board explain the squares (_squares.html).
 // Its texts are here (not in strings.js): the play page loads this module alone, after a win.
 import { t, tn, addStrings, formatTime } from "./i18n.js";
-import { daily, games } from "./api.js";
+import { currentUser, daily, games, social } from "./api.js";
 
 const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
@@ -22,7 +24,20 @@ addStrings({
   "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
   "share.streak.one": pgettext("share.streak.one", "Streak: 1 day"),
   "share.streak.other": pgettext("share.streak.other", "Streak: {n} days"),
+  "share.club": pgettext("share.club", "{place} of {n} in {club} today"),
+  "share.club.none": pgettext("share.club.none", "No club"),
+  "share.place.one": pgettext("share.place.one", "{n}st"),
+  "share.place.two": pgettext("share.place.two", "{n}nd"),
+  "share.place.few": pgettext("share.place.few", "{n}rd"),
+  "share.place.other": pgettext("share.place.other", "{n}th"),
 });
+
+/** A place in words: "1st", "2nd", "3rd", "11th", "22nd" (in German "3." for every form). */
+export function place(n) {
+  const [ones, tens] = [n % 10, n % 100];
+  const form = ones === 1 && tens !== 11 ? "one" : ones === 2 && tens !== 12 ? "two" : ones === 3 && tens !== 13 ? "few" : "other";
+  return t(`share.place.${form}`, { n });
+}
 
 const FIFTHS = 5;
 // Cards on the foundations at the end of each fifth of the game: ⬜ under 13, then 🟨 🟧 🟦, 🟩 all 52.
@@ -65,15 +80,17 @@ export function topPercent(fasterThan) {
 
 /** The text to share: "Yukon #12" (the deal's `number`; "Yukon · <date>" without one), the time,
  *  moves and top %, the strip, the `streak` (counted days in a row, this one the last) and the
- *  board's link. A result not on the board yet (`underReview`) says so, with no top % and no
+ *  board's link; `club` ({name, rank, of}) adds the place among the club's results of the day.
+ *  A result not on the board yet (`underReview`) says so, with no top % and no
  *  streak, and a held one which kind of check holds it (`heldFor`: the state's held_for). */
-export function shareText({ date, number = null, timeMs, moves, fasterThan, strip, url, underReview = false, heldFor = null, streak = 0 }) {
+export function shareText({ date, number = null, timeMs, moves, fasterThan, strip, url, underReview = false, heldFor = null, streak = 0, club = null }) {
   const parts = [...(number != null ? [`Yukon #${number}`] : ["Yukon", date]), formatTime(timeMs), tn("moves", moves)];
   const top = underReview ? null : topPercent(fasterThan);
   if (underReview) parts.push(heldFor && heldFor.length ? heldFor.map((kind) => t(`share.review.${kind}`)).join(", ") : t("share.review"));
   else if (top != null) parts.push(t("share.top", { n: top }));
   const run = !underReview && streak > 0 ? tn("share.streak", streak) : "";
-  return [parts.join(" · "), strip, run, url].filter(Boolean).join("\n");
+  const inClub = !underReview && club ? t("share.club", { place: place(club.rank), n: club.of, club: club.name }) : "";
+  return [parts.join(" · "), inClub, strip, run, url].filter(Boolean).join("\n");
 }
 
 async function moveLog(gameId) {
@@ -111,8 +128,52 @@ export async function showShare(box, { gameId, date, timeMs, moves, standing = u
     /* without the log: no strip */
   }
   const url = `${location.origin}/leaderboards?date=${date}`;
-  const text = shareText({ date, number, timeMs, moves, fasterThan, strip, url, underReview: underReview || Boolean(heldFor), heldFor, streak });
-  for (const one of boxes) fill(one, text);
+  const facts = { date, number, timeMs, moves, fasterThan, strip, url, underReview: underReview || Boolean(heldFor), heldFor, streak };
+  for (const one of boxes) fill(one, shareText(facts));
+  if (!facts.underReview) await clubChoice(boxes, facts);
+}
+
+/** The player's clubs as a choice in each box (the first is named in the text; "no club" is one of
+ *  the options): nothing for a player in no club or who is not counted in the chosen club today. */
+async function clubChoice(boxes, facts) {
+  let clubs = [];
+  try {
+    clubs = (await currentUser()) ? await social.clubs() : [];
+  } catch (err) {
+    return; // the text without a club
+  }
+  if (!clubs.length) return;
+  const placeIn = async (slug) => {
+    const found = clubs.find((club) => club.slug === slug);
+    if (!found) return null;
+    try {
+      const board = await social.clubDay(slug, facts.date);
+      const me = board.entries.find((entry) => entry.me);
+      return me ? { name: board.club, rank: me.rank, of: board.entries.length } : null;
+    } catch (err) {
+      return null;
+    }
+  };
+  const show = async (slug) => {
+    const text = shareText({ ...facts, club: await placeIn(slug) });
+    for (const one of boxes) {
+      fill(one, text);
+      const select = one.querySelector("[data-share-club] select");
+      if (select) select.value = slug;
+    }
+  };
+  for (const one of boxes) {
+    const choice = one.querySelector("[data-share-club]");
+    if (!choice) continue;
+    const select = choice.querySelector("select");
+    select.replaceChildren(
+      ...clubs.map((club) => new Option(club.name, club.slug)),
+      new Option(t("share.club.none"), ""),
+    );
+    select.onchange = () => show(select.value);
+    choice.hidden = false;
+  }
+  await show(clubs[0].slug);
 }
 
 /** Put `text` in the share box `box` with its copy and share buttons (the challenge of a practice

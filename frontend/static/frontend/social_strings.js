@@ -23,6 +23,8 @@ addStrings({
   "club.leave.confirm": pgettext("club.leave.confirm", "Leave the club “{name}”?"),
   "club.joined": pgettext("club.joined", "You joined “{name}”."),
   "club.place.about": pgettext("club.place.about", "≈ {rank}"),
+  "daily.friends.none": pgettext("daily.friends.none", "You follow nobody yet: the people you follow and you are ranked here."),
+  "daily.friends.empty": pgettext("daily.friends.empty", "Nobody you follow has a counted result today yet."),
   "follow.follow": pgettext("follow.follow", "Follow"),
   "follow.unfollow": pgettext("follow.unfollow", "Following ✓"),
   "follow.unfollow.label": pgettext("follow.unfollow.label", "Stop following {name}"),
