@@ -234,6 +234,7 @@ def test_the_friends_and_clubs_pages_have_no_wcag_violation(new_page: Any, devic
         page.wait_for_function(f"() => document.body.dataset.{ready} === '1'")
         found += violations(page, f"{path} guest")
     log_in(page, olga)
+    page.evaluate("localStorage.clear()")  # (as the login form leaves it: not the guest's hint)
     for path, ready in (
         ("/clubs", "clubsReady"),
         (f"/clubs/{club.slug}", "clubReady"),
@@ -244,5 +245,13 @@ def test_the_friends_and_clubs_pages_have_no_wcag_violation(new_page: Any, devic
         found += violations(page, f"{path} logged in")
     page.goto(f"/clubs/join/{services.invite_make(club=club)}", wait_until="networkidle")
     found += violations(page, "/clubs/join")
+    services.follow_add(user=olga, username="Finn")
+    page.goto("/daily", wait_until="networkidle")
+    page.locator("#daily-tab-friends").click()
+    page.locator("#daily-share [data-share-club]").wait_for(state="visible")
+    found += violations(page, "/daily friends' tab, share with a club")
+    page.goto("/account", wait_until="networkidle")
+    page.wait_for_function("() => !document.getElementById('privacy-hidden').disabled")
+    found += violations(page, "/account privacy")
 
     assert not found, "\n".join(found)
