@@ -10,7 +10,8 @@ the six other days of that ISO week. Then it times, through the selectors the AP
   with its place on the whole board, counted while the day is open: the dearer case);
 - the club's day board (``social.selectors.club_day``, the same with 500 members);
 - the club's week standing read (``social.selectors.club_week``) and its rebuild task
-  (``social.services.club_week_rebuild``: the week's 3,500 results read, 500 lines written).
+  (``social.services.club_week_rebuild``: the week's 3,500 results read, 500 lines written);
+- the three answers whole, as a browser asks for them (the API with a session cookie).
 
 Goal (issue 37): each board read under 10 ms, with a fixed number of queries whatever the size.
 
@@ -43,11 +44,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1_000_000, help="results of the day")
     parser.add_argument("--reads", type=int, default=30, help="reads per measurement")
+    parser.add_argument("--queries", action="store_true", help="print each query of one read with its time")
+    parser.add_argument("--profile", action="store_true", help="print where 20 friends' board reads spend their time")
     args = parser.parse_args()
-    return with_scratch_database(SCRATCH, "social_bench", lambda url: run(url, args.players, args.reads))
+    return with_scratch_database(
+        SCRATCH, "social_bench", lambda url: run(url, args.players, args.reads, show_queries=args.queries, profile=args.profile)
+    )
 
 
-def run(url: str, players: int, reads: int) -> int:
+def run(url: str, players: int, reads: int, *, show_queries: bool = False, profile: bool = False) -> int:
     os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
@@ -142,6 +147,9 @@ def run(url: str, players: int, reads: int) -> int:
     def queries(read) -> int:  # noqa: ANN001
         with CaptureQueriesContext(connection) as seen:
             read()
+        if show_queries:
+            for query in seen.captured_queries:
+                print(f"    {float(query['time']) * 1000:7.2f} ms  {query['sql'][:150]}")
         return len(seen)
 
     club = Club.objects.get(pk=club.pk)
@@ -160,6 +168,31 @@ def run(url: str, players: int, reads: int) -> int:
     }
     for name, (ms, count) in figures.items():
         print(f"  {name:42} {ms:8.2f} ms  {count} queries  -> {'met' if ms < 10 else 'MISSED'} (< 10 ms)")
+    # The path a player's browser takes: the API with a session cookie (a GET needs no CSRF token).
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    browser = Client()
+    browser.force_login(me)
+    iso = monday.isocalendar()
+    answers = {
+        "GET daily/{date}/friends": f"/api/v1/daily/{day.isoformat()}/friends",
+        "GET clubs/{slug}/daily/{date}": f"/api/v1/clubs/{club.slug}/daily/{day.isoformat()}",
+        "GET clubs/{slug}/week/{week}": f"/api/v1/clubs/{club.slug}/week/{iso.year}-W{iso.week:02d}",
+    }
+    with override_settings(ALLOWED_HOSTS=["testserver"]):
+        for name, path in answers.items():
+            assert browser.get(path).status_code == 200, path
+            ms = median_ms(partial(browser.get, path), reads)
+            print(f"  {name:42} {ms:8.2f} ms  (the whole answer, session cookie)")
+    if profile:
+        import cProfile
+        import pstats
+
+        with cProfile.Profile() as profiler:
+            for _ in range(20):
+                friends()
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
     rebuild_ms = median_ms(rebuild, max(reads // 3, 5))
     print(f"  club's week rebuild task (3,500 results)   {rebuild_ms:8.2f} ms  (a task, not a read)")
     print(f"total {time.perf_counter() - started:.1f} s")

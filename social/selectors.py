@@ -11,12 +11,14 @@ the others' from the day's time histogram. At most six queries whatever the size
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, QuerySet
+from django.db.models import Case, Count, F, QuerySet, When, Window
+from django.db.models.functions import Rank
 
 from common.errors import ApplicationError, ErrorCode
 from stats.models import DailyBucket, DailyResult
@@ -24,8 +26,6 @@ from stats.selectors import daily_rank
 from stats.standing import TIME, TIME_BUCKET_MS, TIME_BUCKETS
 
 from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
-
-_FIELDS = ("user_id", "time_ms", "moves", "score", "finished_at", "verified", "rank")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,71 +67,83 @@ def follows(*, user: Any, other: Any) -> bool:
 def friends_board(*, day: date, user: Any) -> FriendsBoard:
     """``day``'s counted results of ``user`` and of the accounts ``user`` follows, ranked among
     themselves (time, then moves, then finish time), each with its place on the whole board."""
-    followed = list(Follow.objects.filter(follower=user).values_list("followed_id", flat=True))
-    entries = day_board(day=day, accounts=[user.pk, *followed], me=user)
-    return FriendsBoard(day=day, following=len(followed), entries=entries)
+    followed = Follow.objects.filter(follower=user).values("followed_id")
+    me = get_user_model().objects.filter(pk=user.pk).values("pk")
+    entries = day_board(day=day, accounts=followed.union(me, all=True), me=user)
+    return FriendsBoard(day=day, following=followed.count(), entries=entries)
 
 
-def day_board(*, day: date, accounts: list[int], me: Any) -> list[FriendEntry]:
-    """The counted results of ``day`` of the ``accounts`` (ids), ranked among themselves, each
-    with its place on the whole board: exact where the day's rebuild stored it and for ``me``;
-    for the others of a day still open, the place their 5-second bucket of the day's time
-    histogram puts them at (:func:`_place_estimate`). At most five queries."""
+def day_board(*, day: date, accounts: QuerySet[Any], me: Any) -> list[FriendEntry]:
+    """The counted results of ``day`` of the ``accounts`` (a query of account ids), ranked among
+    themselves, each with its place on the whole board: exact where the day's rebuild stored it
+    and for ``me``; for the others of a day still open, the place their 5-second bucket of the
+    day's time histogram puts them at (:func:`_place_estimate`). At most four queries.
+
+    The ids stay a subquery, so the database walks them into the results' ``(user, day)`` index
+    and the accounts' key (a nested loop over a few hundred rows); a list of ids in the query cost
+    more to build and to send than the database took to answer (bench/social_bench.py)."""
+    me_id = me.pk  # (once: the request's user is a lazy object, dear to ask 500 times)
+    mine = Case(When(user_id=me_id, then=F("finished_at")), default=None)  # the one instant parsed
     rows = list(
         DailyResult.objects.filter(day=day, user_id__in=accounts)
         .order_by("time_ms", "moves", "finished_at", "pk")
-        .values_list(*_FIELDS)
+        .values_list(
+            "user_id",
+            "time_ms",
+            "moves",
+            "score",
+            "verified",
+            "rank",
+            "user__username",
+            Window(Rank(), order_by=[F("time_ms"), F("moves"), F("finished_at")]),
+            mine,
+        )
     )
-    # The names apart, by their keys: joined in the query above, PostgreSQL hashed every account.
-    names = dict(get_user_model().objects.filter(pk__in=[row[0] for row in rows]).values_list("pk", "username"))
-    buckets = _buckets(day) if any(row[-1] is None for row in rows) else None
+    before = _faster_than_buckets(day) if any(row[5] is None for row in rows) else None
     entries: list[FriendEntry] = []
-    previous: tuple[int, int, datetime] | None = None
-    for position, (owner_id, time_ms, moves, score, finished_at, verified, stored) in enumerate(rows, start=1):
-        key = (time_ms, moves, finished_at)
-        rank = entries[-1].rank if key == previous else position
-        previous = key
-        exact = stored is not None or owner_id == me.pk
+    for owner_id, time_ms, moves, score, verified, stored, name, rank, finished_at in rows:
+        is_me = owner_id == me_id
         if stored is not None:
             place = stored
-        elif owner_id == me.pk:
+        elif is_me:
             place = daily_rank(day=day, time_ms=time_ms, moves=moves, finished_at=finished_at)
         else:
-            assert buckets is not None
-            place = _place_estimate(buckets, time_ms)
+            assert before is not None
+            place = _place_estimate(before, time_ms)
         entries.append(
             FriendEntry(
                 rank=rank,
                 board_rank=place,
-                board_rank_exact=exact,
-                username=names[owner_id],
+                board_rank_exact=stored is not None or is_me,
+                username=name,
                 time_ms=time_ms,
                 moves=moves,
                 score=score,
                 verified=verified,
-                me=owner_id == me.pk,
+                me=is_me,
             )
         )
     return entries
 
 
-def _buckets(day: date) -> list[int]:
-    """The day's time histogram: the counted results in each 5-second bucket."""
+def _faster_than_buckets(day: date) -> list[int]:
+    """The day's time histogram as running totals: entry ``b`` counts the counted results in the
+    5-second buckets before ``b``; one entry more at the end counts them all."""
     counts = [0] * TIME_BUCKETS
     for bucket, count in DailyBucket.objects.filter(day=day, kind=TIME).values_list("bucket", "count"):
         if 0 <= bucket < TIME_BUCKETS:
             counts[bucket] = count
-    return counts
+    return [0, *itertools.accumulate(counts)]
 
 
-def _place_estimate(counts: list[int], time_ms: int) -> int:
+def _place_estimate(before: list[int], time_ms: int) -> int:
     """A place on a day's open board without counting the results around it one by one: those of
     the faster buckets, and of its own bucket the share its time lies into the bucket. Exact to
     within the results of one 5-second bucket (counting them for 500 lines read millions of index
-    entries at a million results: bench/social_bench.py)."""
+    entries at a million results: bench/social_bench.py). ``before``: :func:`_faster_than_buckets`."""
     bucket = min(time_ms // TIME_BUCKET_MS, TIME_BUCKETS - 1)
     into = min(time_ms - bucket * TIME_BUCKET_MS, TIME_BUCKET_MS) / TIME_BUCKET_MS
-    return 1 + sum(counts[:bucket]) + int(counts[bucket] * into)
+    return 1 + before[bucket] + int((before[bucket + 1] - before[bucket]) * into)
 
 
 # -- clubs ------------------------------------------------------------------------------------------
@@ -172,8 +184,7 @@ def club_members(*, club: Club) -> list[tuple[str, datetime]]:
 
 def club_day(*, club: Club, day: date, user: Any) -> list[FriendEntry]:
     """``day``'s counted results of the club's members, ranked within the club."""
-    members = list(Membership.objects.filter(club=club).values_list("user_id", flat=True))
-    return day_board(day=day, accounts=members, me=user)
+    return day_board(day=day, accounts=Membership.objects.filter(club=club).values("user_id"), me=user)
 
 
 def club_week(*, club: Club, monday: date) -> list[dict[str, Any]]:
