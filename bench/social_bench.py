@@ -47,9 +47,8 @@ def main() -> int:
     parser.add_argument("--queries", action="store_true", help="print each query of one read with its time")
     parser.add_argument("--profile", action="store_true", help="print where 20 friends' board reads spend their time")
     args = parser.parse_args()
-    return with_scratch_database(
-        SCRATCH, "social_bench", lambda url: run(url, args.players, args.reads, show_queries=args.queries, profile=args.profile)
-    )
+    options = {"show_queries": args.queries, "profile": args.profile}
+    return with_scratch_database(SCRATCH, "social_bench", lambda url: run(url, args.players, args.reads, **options))
 
 
 def run(url: str, players: int, reads: int, *, show_queries: bool = False, profile: bool = False) -> int:
