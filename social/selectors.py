@@ -151,10 +151,11 @@ def _place_estimate(before: list[int], time_ms: int) -> int:
 
 def clubs_of(*, user: Any) -> QuerySet[Club]:
     """The clubs ``user`` is a member of, by name, each with ``members`` counted."""
+    # (membership as a subquery: a filter through the join would count only the user's own row)
     return (
-        Club.objects.filter(memberships__user=user)
+        Club.objects.filter(pk__in=Membership.objects.filter(user=user).values("club_id"))
         .select_related("owner")
-        .annotate(members=Count("memberships", distinct=True))
+        .annotate(members=Count("memberships"))
         .order_by("name_key")
     )
 
@@ -163,9 +164,9 @@ def club_of_member(*, user: Any, slug: str) -> Club:
     """The club ``slug`` if ``user`` is a member; ``not_found`` otherwise (a club's members and
     boards are for its members: nobody else learns more than that the link works)."""
     club = (
-        Club.objects.filter(slug=slug, memberships__user=user)
+        Club.objects.filter(slug=slug, pk__in=Membership.objects.filter(user=user).values("club_id"))
         .select_related("owner")
-        .annotate(members=Count("memberships", distinct=True))
+        .annotate(members=Count("memberships"))
         .first()
         if user.is_authenticated
         else None

@@ -9,6 +9,7 @@ from unittest import mock
 import pytest
 from rest_framework.test import APIClient
 
+from games.competition import clock
 from social import services
 from social.models import Club, ClubWeekEntry, Membership
 from stats.models import DailyResult
@@ -38,6 +39,11 @@ def test_a_club_is_made_joined_through_its_invite_and_seen_by_its_members_only()
     assert factories.token_client(outsider).get(f"/api/v1/clubs/{slug}").status_code == 404
     assert APIClient().get(f"/api/v1/clubs/{slug}").status_code in (401, 403)
     assert [c["slug"] for c in factories.token_client(friend).get("/api/v1/clubs").json()] == [slug]
+    # every member's list and the club's day count all its members, not the one asking
+    assert [c["members"] for c in factories.token_client(friend).get("/api/v1/clubs").json()] == [2]
+    deal(clock.today())
+    day = factories.token_client(friend).get(f"/api/v1/clubs/{slug}/daily/{clock.today().isoformat()}")
+    assert day.status_code == 200 and day.json()["members"] == 2
 
 
 def test_club_names_are_unique_in_any_case_and_of_3_to_40_characters():
