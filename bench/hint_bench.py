@@ -28,8 +28,8 @@ same deals (same seed, deals and rule, the same codes in the same order, every d
 otherwise prints per rule each version's wins and won % of the winnable deals, the deals won by A
 and lost by B and those won by B and lost by A (counts and codes), and McNemar's exact two-sided
 p-value (:func:`mcnemar_p`: a binomial test on those two counts; a step counts at p < 0.05). Tune
-on one seed and report on another (e.g. tune on ``--seed 2027``, report on ``--seed 27``): a
-variant picked because it won more deals of one set wins some of them by chance.
+on one seed and report on another, one no variant was tried on: a variant picked because it won
+more deals of one set won some of them by chance.
 """
 
 from __future__ import annotations
