@@ -294,6 +294,8 @@ def main() -> None:
             sys.exit(2)
         print("\n".join(lines))
         return
+    if args.code and Path(args.code).resolve() != CODE_ROOT:  # e.g. abbreviated: --co DIR
+        sys.exit(f"hint_bench.py: write --code {args.code} in full (games was imported from {CODE_ROOT})")
     rules = [Rule.from_letter(args.rule)] if args.rule else [Rule.CLASSIC, Rule.RELAXED]
     games_dir = Path(sys.modules[Game.__module__].__file__ or "").resolve()
     if not games_dir.is_relative_to(CODE_ROOT):
