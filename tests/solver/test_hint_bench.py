@@ -1,0 +1,100 @@
+"""``bench/hint_bench.py --paired`` (issue 36): McNemar's exact p-value, and the comparison of two
+saved runs, which refuses runs over other deals (no deal is played here)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "hint_bench.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hint_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("b", "c", "p"),
+    [(0, 6, 0.03125), (6, 0, 0.03125), (5, 5, 1.0), (0, 0, 1.0), (0, 1, 1.0), (0, 5, 0.0625), (1, 7, 0.0703125)],
+)
+def test_mcnemar_p(bench: ModuleType, b: int, c: int, p: float) -> None:
+    assert bench.mcnemar_p(b, c) == pytest.approx(p, rel=1e-12)
+
+
+def test_mcnemar_p_of_many_deals_is_a_probability(bench: ModuleType) -> None:
+    assert 0.0 <= bench.mcnemar_p(0, 2000) < 1e-300  # no overflow: exact integers, one division
+    assert bench.mcnemar_p(400, 400) == 1.0
+    assert bench.mcnemar_p(30, 50) == pytest.approx(0.03299, abs=1e-5)
+
+
+def test_the_doctests_of_the_bench_pass(bench: ModuleType) -> None:
+    assert doctest.testmod(bench).failed == 0
+
+
+def run(codes: list[str], won: list[bool], *, seed: int = 27, samples: int = 24) -> dict:
+    return {
+        "format": "hint_bench/1",
+        "args": {"seed": seed, "deals": len(codes), "rule": "C", "samples": samples, "nodes": 3000},
+        "commit": "abc",
+        "complete": True,
+        "deals": [{"code": code, "rule": "classic", "won": w} for code, w in zip(codes, won, strict=True)],
+        "cpu": {"classic": {"hints": 10, "median_ms": 20.0, "p95_ms": 150.0, "max_ms": 400.0}},
+    }
+
+
+CODES = ["YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-C-AAAAAAC", "YU1-C-AAAAAAD", "YU1-C-AAAAAAE", "YU1-C-AAAAAAF"]
+
+
+def paired(tmp_path: Path, a: dict, b: dict) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "b.json").write_text(json.dumps(b))
+    return subprocess.run(
+        [sys.executable, str(BENCH), "--paired", str(tmp_path / "a.json"), str(tmp_path / "b.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_paired_prints_wins_the_discordant_deals_and_p(tmp_path: Path) -> None:
+    a = run(CODES, [True, False, False, True, False, False])
+    b = run(CODES, [True, True, True, False, True, False], samples=48)
+    done = paired(tmp_path, a, b)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "A won 2 of 6 winnable deals (33.3 %)" in out
+    assert "B won 4 of 6 winnable deals (66.7 %)" in out
+    assert "won by A, lost by B: 1 YU1-C-AAAAAAD" in out
+    assert "won by B, lost by A: 3 YU1-C-AAAAAAB YU1-C-AAAAAAC YU1-C-AAAAAAE" in out
+    assert f"p = {0.625:.4g}" in out  # b=1, c=3: 2 * (1 + 4) / 16
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        run(CODES, [True] * 6, seed=2027),  # another seed
+        run(CODES[:5], [True] * 5),  # fewer deals
+        run([*CODES[:5], "YU1-C-AAAAAAG"], [True] * 6),  # another deal
+        {**run(CODES, [True] * 6), "complete": False},  # a run stopped midway
+        {"deals": []},  # not a saved run
+    ],
+    ids=["seed", "deals", "codes", "incomplete", "format"],
+)
+def test_paired_refuses_runs_over_other_deals(tmp_path: Path, other: dict) -> None:
+    done = paired(tmp_path, run(CODES, [True] * 6), other)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "hint_bench.py --paired:" in done.stderr
