@@ -112,11 +112,12 @@ def winnable_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     return asked
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def steady_throttle_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rate limits count in fixed windows (a minute: a new count at each minute's start), so a
     test whose requests straddle a minute's end would see its count start again: hold the clock
-    of the limits in the middle of a window."""
+    of the limits in the middle of a window, for every test (a test of the windows themselves sets
+    its own clock). Every test has a cache of its own (``_fresh_cache``), so no count carries over."""
     from common.throttles import RateThrottle
 
     monkeypatch.setattr(RateThrottle, "timer", staticmethod(lambda: 1_800_000_030.0))
