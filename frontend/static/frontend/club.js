@@ -7,6 +7,7 @@ import "./social_strings.js";
 import { currentUser, social } from "./api.js";
 import { initNav, playerName } from "./nav.js";
 import { isoWeek } from "./weeks.js";
+import { dayBoardRow } from "./day_board.js";
 
 const $ = (id) => document.getElementById(id);
 const slug = $("club").dataset.slug;
@@ -37,25 +38,12 @@ function mark(line, mine) {
 async function boards() {
   const today = new Date().toISOString().slice(0, 10);
   const [day, week] = await Promise.all([social.clubDay(slug, today), social.clubWeek(slug, isoWeek(today))]);
-  $("club-day-body").replaceChildren(
-    ...day.entries.map((e) =>
-      mark(
-        row(
-          `#${e.rank}`,
-          playerName(e.username),
-          formatTime(e.time_ms),
-          formatNumber(e.moves),
-          e.board_rank_exact ? `#${formatNumber(e.board_rank)}` : t("club.place.about", { rank: formatNumber(e.board_rank) }),
-        ),
-        e.me,
-      ),
-    ),
-  );
+  $("club-day-body").replaceChildren(...day.entries.map(dayBoardRow));
   $("club-day").hidden = !day.entries.length;
   $("club-day-empty").hidden = Boolean(day.entries.length);
   $("club-week-body").replaceChildren(
     ...week.entries.map((e) =>
-      mark(row(`#${e.rank}`, playerName(e.username), formatNumber(e.points), formatNumber(e.days), formatTime(e.time_ms)), e.me),
+      mark(row(e.rank, playerName(e.username), formatNumber(e.points), formatNumber(e.days), formatTime(e.time_ms)), e.me),
     ),
   );
   $("club-week").hidden = !week.entries.length;

@@ -14,6 +14,7 @@ import { bindNewGameDialog, bindSettings, showWin } from "./dialogs.js";
 import { showShare } from "./share.js";
 import { liveCounts, renderStanding, settledStanding } from "./standing.js";
 import { createStore } from "./store.js";
+import { dayBoardRow } from "./day_board.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -206,20 +207,7 @@ async function showFriends(date) {
   } catch (err) {
     return; // the tabs stay hidden: everyone's board alone
   }
-  const cell = (text) => Object.assign(document.createElement("td"), { textContent: String(text) });
-  $("daily-friends-body").replaceChildren(
-    ...board.entries.map((entry) => {
-      const row = document.createElement("tr");
-      if (entry.me) row.classList.add("mine");
-      const player = document.createElement("th");
-      player.scope = "row";
-      player.append(playerName(entry.username));
-      if (entry.verified) player.append(" ", verifiedMark());
-      const overall = entry.board_rank_exact ? `#${formatNumber(entry.board_rank)}` : t("club.place.about", { rank: formatNumber(entry.board_rank) });
-      row.append(cell(entry.rank), player, cell(formatTime(entry.time_ms)), cell(entry.moves), cell(overall));
-      return row;
-    }),
-  );
+  $("daily-friends-body").replaceChildren(...board.entries.map(dayBoardRow));
   $("daily-friends-table").hidden = !board.entries.length;
   line("daily-friends-empty", board.entries.length ? "" : t(board.following ? "daily.friends.empty" : "daily.friends.none"));
   $("daily-tabs").hidden = false;
