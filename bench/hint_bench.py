@@ -30,6 +30,16 @@ and lost by B and those won by B and lost by A (counts and codes), and McNemar's
 p-value (:func:`mcnemar_p`: a binomial test on those two counts; a step counts at p < 0.05). Tune
 on one seed and report on another, one no variant was tried on: a variant picked because it won
 more deals of one set won some of them by chance.
+
+``--fatal FILE.json`` looks at the decisions that lost the deals of a saved run lost to the hidden
+cards: it replays the hint (with the run's samples and nodes; the same code gives the same moves)
+to the position before the fatal move, rates it again, and asks the full-information solver which
+fresh moves still win. A line per deal (cards face down, the move chosen and the samples it won,
+the best move that still wins and its samples), then how the fatal moves were chosen: on a tie with
+a move that still wins (the rule of thumb chose), by one sample, by two, by more, or with no move
+left that provably wins; how many won every sample (where a finer tie-break among sure moves could
+act); and the cards face down at those decisions (an exact endgame over every arrangement reaches
+only decisions with 6 or fewer).
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -63,7 +74,7 @@ sys.path.insert(0, str(CODE_ROOT))
 from games.engine import Game, GameCode, Rule  # noqa: E402
 from games.engine.codes import MAX_NUMBER  # noqa: E402
 from games.solver import Verdict, solve  # noqa: E402
-from games.solver.hint import HINT_NODES, HINT_SAMPLES, advise, position_key  # noqa: E402
+from games.solver.hint import HINT_NODES, HINT_SAMPLES, advise, position_key, rate  # noqa: E402
 
 SAVE_FORMAT = "hint_bench/1"
 MOVE_LIMIT = 500
@@ -153,6 +164,101 @@ def follow(code: GameCode, tally: Tally, samples: int = HINT_SAMPLES, nodes: int
     return f"{end} ({moves}), lost to the hidden cards at move {low + 1}"
 
 
+@dataclass(frozen=True)
+class Decision:
+    """The decision before the fatal move of a deal lost to the hidden cards (``--fatal``)."""
+
+    code: str
+    move: int  # the fatal move's number, from 1
+    down: int  # cards face down before it
+    chosen: str
+    chosen_won: int  # samples won after it
+    samples: int
+    kept: tuple[tuple[str, int], ...]  # the fresh moves the solver still wins after, and their samples won
+    replayed: bool  # the replay chose a move the solver loses after (as the saved run did)
+
+    @property
+    def margin(self) -> int | None:
+        """Samples the fatal move won more than the best move that still wins (None: no such move)."""
+        return self.chosen_won - max(won for _, won in self.kept) if self.kept else None
+
+
+def fatal_decision(code: GameCode, move: int, samples: int = HINT_SAMPLES, nodes: int = HINT_NODES) -> Decision:
+    """Replay the hint's first ``move - 1`` moves of ``code`` and look at its next decision."""
+    game = Game.new(code)
+    seen = [position_key(game)]
+    for _ in range(move - 1):
+        advice = advise(game, seen, samples=samples, max_nodes=nodes)
+        if advice.move is None:
+            break
+        game.play(advice.move)
+        seen.append(position_key(game))
+    rating = rate(game, seen, samples=samples, max_nodes=nodes)
+    verdicts = {}
+    for fresh in rating.fresh:
+        after = game.copy()
+        after.play(fresh)
+        verdicts[fresh] = _wins(after)
+    kept = tuple((str(m), rating.won(m)) for m in rating.fresh if verdicts[m])
+    best = rating.best
+    return Decision(
+        code=str(code),
+        move=move,
+        down=sum(game.down),
+        chosen=str(best),
+        chosen_won=rating.won(best) if best is not None else 0,
+        samples=samples,
+        kept=tuple(sorted(kept, key=lambda item: -item[1])),
+        replayed=best is not None and verdicts[best] is False,
+    )
+
+
+def fatal_summary(decisions: list[Decision]) -> list[str]:
+    """How the fatal moves were chosen, and the cards face down at them (lines to print)."""
+    looked = [d for d in decisions if d.replayed]
+    lines = [f"fatal: {len(decisions)} decisions replayed, {len(looked)} chose the fatal move again"]
+    if not looked:
+        return lines
+    margins = [d.margin for d in looked]
+    lines.append(
+        f"fatal: a move that still wins won as many samples (a tie: the rule of thumb chose) "
+        f"{margins.count(0)}, one fewer {margins.count(1)}, two fewer {margins.count(2)}, three or more fewer "
+        f"{sum(1 for m in margins if m is not None and m >= 3)}; no fresh move provably still wins "
+        f"{margins.count(None)}"
+    )
+    every = sum(1 for d in looked if d.chosen_won == d.samples)
+    lines.append(f"fatal: the fatal move won every sample {every} (a tie among such moves is what step 5 breaks)")
+    downs = sorted(d.down for d in looked)
+    lines.append(
+        f"fatal: cards face down at the decision: min {downs[0]}, median {statistics.median(downs):g}, max "
+        f"{downs[-1]}; with 6 or fewer {sum(1 for x in downs if x <= 6)}"
+    )
+    return lines
+
+
+def fatal(path: str) -> list[str]:
+    """``--fatal``: every deal of the saved run at ``path`` lost to the hidden cards, looked at."""
+    record = _load(path)
+    args = record["args"]
+    samples, nodes = args.get("samples", HINT_SAMPLES), args.get("nodes", HINT_NODES)
+    decisions = []
+    for deal in record["deals"]:
+        found = re.search(r"lost to the hidden cards at move (\d+)", deal["end"])
+        if not found:
+            continue
+        decision = fatal_decision(GameCode.parse(deal["code"]), int(found.group(1)), samples, nodes)
+        decisions.append(decision)
+        best = f"{decision.kept[0][0]} won {decision.kept[0][1]}" if decision.kept else "none"
+        print(
+            f"fatal: {decision.code} move {decision.move}, {decision.down} face down: chose {decision.chosen} "
+            f"(won {decision.chosen_won} of {decision.samples}"
+            + ("" if decision.replayed else ", NOT the fatal move: other code?")
+            + f"), the best move that still wins: {best}",
+            flush=True,
+        )
+    return fatal_summary(decisions)
+
+
 def mcnemar_p(b: int, c: int) -> float:
     """McNemar's exact two-sided p-value for ``b`` deals won by A only and ``c`` by B only: under
     "A and B are as good", each of these ``b + c`` discordant deals is won by either with
@@ -210,29 +316,29 @@ def _write(path: Path, record: dict) -> None:
     os.replace(part, path)
 
 
-class PairedError(Exception):
-    """Two saved runs that cannot be compared (the message says why)."""
+class SavedRunError(Exception):
+    """A saved run that cannot be read, or two that cannot be compared (the message says why)."""
 
 
 def _load(path: str) -> dict:
     try:
         record = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
-        raise PairedError(f"{path}: cannot read it: {error}") from None
+        raise SavedRunError(f"{path}: cannot read it: {error}") from None
     if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT:
-        raise PairedError(f"{path}: not a file of hint_bench.py --save (format {SAVE_FORMAT})")
+        raise SavedRunError(f"{path}: not a file of hint_bench.py --save (format {SAVE_FORMAT})")
     if not record.get("complete"):
-        raise PairedError(f"{path}: the run did not finish (not every deal was played)")
+        raise SavedRunError(f"{path}: the run did not finish (not every deal was played)")
     return record
 
 
 def paired(path_a: str, path_b: str) -> list[str]:
-    """The comparison of two saved runs (lines to print); :class:`PairedError` if they are not
+    """The comparison of two saved runs (lines to print); :class:`SavedRunError` if they are not
     over the same deals."""
     a, b = _load(path_a), _load(path_b)
     for key in ("seed", "deals", "rule"):
         if a["args"].get(key) != b["args"].get(key):
-            raise PairedError(
+            raise SavedRunError(
                 f"not the same deals: {key} {a['args'].get(key)!r} in {path_a}, {b['args'].get(key)!r} in {path_b}"
             )
     deals_a = [(d["rule"], d["code"]) for d in a["deals"]]
@@ -240,7 +346,7 @@ def paired(path_a: str, path_b: str) -> list[str]:
     if deals_a != deals_b:
         pairs = zip(deals_a, deals_b, strict=False)
         first = next((i for i, (x, y) in enumerate(pairs) if x != y), min(len(deals_a), len(deals_b)))
-        raise PairedError(
+        raise SavedRunError(
             f"not the same deals: {len(deals_a)} in {path_a}, {len(deals_b)} in {path_b}, first difference at deal "
             f"{first + 1} (the winnable deals are chosen by the solver of each version: did it change?)"
         )
@@ -285,11 +391,20 @@ def main() -> None:
     parser.add_argument(
         "--paired", nargs=2, metavar=("A.json", "B.json"), help="compare two runs saved with --save (plays nothing)"
     )
+    parser.add_argument("--fatal", metavar="FILE.json", help="look at the fatal decisions of a saved run")
     args, _ = parser.parse_known_args()  # make bench may pass options meant for other benches
+    if args.fatal:
+        try:
+            lines = fatal(args.fatal)
+        except SavedRunError as error:
+            print(f"hint_bench.py --fatal: {error}", file=sys.stderr)
+            sys.exit(2)
+        print("\n".join(lines))
+        return
     if args.paired:
         try:
             lines = paired(*args.paired)
-        except PairedError as error:
+        except SavedRunError as error:
             print(f"hint_bench.py --paired: {error}", file=sys.stderr)
             sys.exit(2)
         print("\n".join(lines))

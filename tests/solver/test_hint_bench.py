@@ -98,3 +98,31 @@ def test_paired_refuses_runs_over_other_deals(tmp_path: Path, other: dict) -> No
     assert done.returncode == 2
     assert done.stdout == ""
     assert "hint_bench.py --paired:" in done.stderr
+
+
+def decision(bench: ModuleType, margin: int | None, down: int, replayed: bool = True, won: int = 10) -> object:
+    kept = () if margin is None else (("t1:5S>t3", won - margin), ("fH>t4", 3))
+    return bench.Decision("YU1-C-AAAAAAA", 9, down, "t2:4H>t3", won, 24, kept, replayed)
+
+
+def test_fatal_summary_counts_how_the_fatal_moves_were_chosen(bench: ModuleType) -> None:
+    decisions = [decision(bench, m, d) for m, d in [(0, 17), (1, 15), (2, 9), (5, 6), (None, 12)]]
+    decisions.append(decision(bench, 0, 20, won=24))
+    decisions.append(decision(bench, 0, 3, replayed=False))  # another code's decision: left out
+    lines = bench.fatal_summary(decisions)
+    assert lines[0] == "fatal: 7 decisions replayed, 6 chose the fatal move again"
+    assert "(a tie: the rule of thumb chose) 2, one fewer 1, two fewer 1, three or more fewer 1" in lines[1]
+    assert lines[1].endswith("no fresh move provably still wins 1")
+    assert lines[2] == "fatal: the fatal move won every sample 1 (a tie among such moves is what step 5 breaks)"
+    assert lines[3] == "fatal: cards face down at the decision: min 6, median 13.5, max 20; with 6 or fewer 1"
+
+
+def test_a_fatal_decision_is_replayed_and_its_alternatives_asked(bench: ModuleType) -> None:
+    """The saved run of today's hint lost YU1-C-KWMLQYA (seed 27) at its second move: the replay
+    chooses that move again, the full-information solver loses after it, and a move it wins after
+    won no more samples."""
+    found = bench.fatal_decision(bench.GameCode.parse("YU1-C-KWMLQYA"), 2)
+    assert found.replayed
+    assert found.kept and found.chosen not in dict(found.kept)
+    assert found.margin is not None and found.margin >= 0
+    assert found.down == 21 - 1  # the first move turned one card up
