@@ -76,6 +76,7 @@ def test_a_club_is_made_its_link_joins_a_second_browser_and_both_see_the_boards(
     day_rows = friend.locator("#club-day-body tr")
     assert day_rows.count() == 2 and "Finn" in day_rows.nth(0).inner_text()
     assert friend.locator("#club-invite-section").is_hidden()  # (the link is the owner's to give)
+    assert "Gesamt" in friend.locator("#club-legend").inner_text()  # what ✓ and "≈ 3" mean
 
     # the week's standing as the tasks keep it
     services.club_week_rebuild(club_id=Club.objects.get().pk, week=today)
@@ -115,6 +116,8 @@ def test_the_daily_page_has_a_friends_tab_with_the_people_one_follows(
     assert rows.nth(0).locator("td").nth(0).inner_text() == "1"
     assert rows.nth(1).locator("td").nth(-1).inner_text() == "#3"  # Lena's place on everyone's board
     assert "mine" in (rows.nth(1).get_attribute("class") or "")
+    # The legend under the boards explains the friends' "Overall" column too.
+    assert page.locator("#daily-legend").is_visible() and page.locator("#daily-legend-overall").is_visible()
 
     # The tab chosen is the one the page opens on next time; the arrow keys move between the tabs.
     page.reload()
@@ -144,6 +147,8 @@ def test_a_guest_sees_everyones_board_without_tabs(page: Any) -> None:
     page.goto("/daily")
     page.locator("#daily-top-body tr").first.wait_for()
     assert page.locator("#daily-tabs").is_hidden()
+    assert page.locator("#daily-legend").is_visible()  # ✓ and par, but no column "Overall" to explain
+    assert page.locator("#daily-legend-overall").is_hidden()
 
 
 def test_the_account_page_switches_the_profile_to_followers_only(new_page: Any) -> None:

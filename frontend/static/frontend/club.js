@@ -40,6 +40,7 @@ async function boards() {
   const [day, week] = await Promise.all([social.clubDay(slug, today), social.clubWeek(slug, isoWeek(today))]);
   $("club-day-body").replaceChildren(...day.entries.map(dayBoardRow));
   $("club-day").hidden = !day.entries.length;
+  $("club-legend").hidden = !day.entries.length;
   $("club-day-empty").hidden = Boolean(day.entries.length);
   $("club-week-body").replaceChildren(
     ...week.entries.map((e) =>

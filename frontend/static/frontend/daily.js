@@ -211,6 +211,7 @@ async function showFriends(date) {
   $("daily-friends-table").hidden = !board.entries.length;
   line("daily-friends-empty", board.entries.length ? "" : t(board.following ? "daily.friends.empty" : "daily.friends.none"));
   $("daily-tabs").hidden = false;
+  $("daily-legend-overall").hidden = false;
   let saved = null;
   try {
     saved = localStorage.getItem(TAB_KEY);
