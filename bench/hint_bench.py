@@ -243,7 +243,7 @@ def fatal(path: str) -> list[str]:
     samples, nodes = args.get("samples", HINT_SAMPLES), args.get("nodes", HINT_NODES)
     decisions = []
     for deal in record["deals"]:
-        found = re.search(r"lost to the hidden cards at move (\d+)", deal["end"])
+        found = re.search(r"lost to the hidden cards at move (\d+)", deal.get("end", ""))
         if not found:
             continue
         decision = fatal_decision(GameCode.parse(deal["code"]), int(found.group(1)), samples, nodes)
@@ -393,6 +393,11 @@ def main() -> None:
     )
     parser.add_argument("--fatal", metavar="FILE.json", help="look at the fatal decisions of a saved run")
     args, _ = parser.parse_known_args()  # make bench may pass options meant for other benches
+    if args.code and Path(args.code).resolve() != CODE_ROOT:  # e.g. abbreviated: --co DIR
+        sys.exit(f"hint_bench.py: write --code {args.code} in full (games was imported from {CODE_ROOT})")
+    games_dir = Path(sys.modules[Game.__module__].__file__ or "").resolve()
+    if not games_dir.is_relative_to(CODE_ROOT):
+        sys.exit(f"hint_bench.py: games was imported from {games_dir}, not from {CODE_ROOT}")
     if args.fatal:
         try:
             lines = fatal(args.fatal)
@@ -409,12 +414,7 @@ def main() -> None:
             sys.exit(2)
         print("\n".join(lines))
         return
-    if args.code and Path(args.code).resolve() != CODE_ROOT:  # e.g. abbreviated: --co DIR
-        sys.exit(f"hint_bench.py: write --code {args.code} in full (games was imported from {CODE_ROOT})")
     rules = [Rule.from_letter(args.rule)] if args.rule else [Rule.CLASSIC, Rule.RELAXED]
-    games_dir = Path(sys.modules[Game.__module__].__file__ or "").resolve()
-    if not games_dir.is_relative_to(CODE_ROOT):
-        sys.exit(f"hint_bench.py: games was imported from {games_dir}, not from {CODE_ROOT}")
     record: dict = {
         "format": SAVE_FORMAT,
         "args": {

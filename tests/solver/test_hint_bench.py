@@ -126,3 +126,18 @@ def test_a_fatal_decision_is_replayed_and_its_alternatives_asked(bench: ModuleTy
     assert found.kept and found.chosen not in dict(found.kept)
     assert found.margin is not None and found.margin >= 0
     assert found.down == 21 - 1  # the first move turned one card up
+
+
+def test_fatal_refuses_an_abbreviated_code_option_before_replaying_anything(tmp_path: Path) -> None:
+    """``--co DIR`` is taken by argparse as ``--code`` but did not choose the code imported: the
+    replay would be of this checkout's hint, not DIR's."""
+    (tmp_path / "run.json").write_text(json.dumps(run(CODES, [False] * 6)))
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--fatal", str(tmp_path / "run.json"), "--co", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "write --code" in done.stderr
+    assert "fatal:" not in done.stdout
