@@ -377,8 +377,10 @@ def test_automatic_drop_chooses_the_column_when_let_go_elsewhere(page: Any) -> N
     code, game, move = find_deal(group_move)
     expected = copy.deepcopy(game)
     target = expected.play(Move.from_json({**move, "to": "auto"})).move.to_json()["to"]
-    page.goto("/")
-    page.evaluate("localStorage.setItem('yukon.settings', JSON.stringify({auto_drop: true}))")
+    # The setting is in place before the page's scripts run: a visit to set it first would deal a
+    # game whose request could overlap the next page's (the test server's in-memory SQLite shares
+    # one connection between its threads, and CI once saw both answered 400).
+    page.add_init_script("localStorage.setItem('yukon.settings', JSON.stringify({auto_drop: true}))")
     open_deal(page, code)
 
     felt = page.locator("#table").bounding_box()
