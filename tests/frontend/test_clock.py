@@ -10,12 +10,24 @@ from typing import Any
 
 import pytest
 
-from games import winnable
+from games import services, winnable
 from games.competition import clock
 from games.models import Game, WinnableDeal
+from games.players import Player
 from tests import factories
 
-from .support import daily_deal, daily_offer, open_deal, play_daily, server_state, settle, wait_for_moves
+from .support import (
+    daily_deal,
+    daily_offer,
+    find_deal,
+    foundation_move,
+    last_card,
+    open_deal,
+    play_daily,
+    server_state,
+    settle,
+    wait_for_moves,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -102,6 +114,35 @@ def test_a_game_found_paused_in_a_new_tab_waits_for_resume(page: Any, live_serve
     later.locator("#resume-button").click()
     later.locator("#pause-cover").wait_for(state="hidden")
     assert Game.objects.get(pk=game_id).paused_at is None
+
+
+def test_a_reloads_own_pause_arriving_late_does_not_swallow_the_next_move(page: Any) -> None:
+    """A reload hides the page, which pauses the game as it is left (a request sent with
+    keepalive); that request can reach the server after the new page has read the game. The
+    player's first move then finds the game paused: the page takes its own pause back and plays
+    the move, rather than dropping it without a word."""
+    code, dealt, move = find_deal(foundation_move)
+    open_deal(page, code)
+    game_id = server_state(page)["id"]
+    game = Game.objects.get(pk=game_id)
+    player = Player(session_key=game.guest_session_key)
+    page.goto("/stats")  # the game page is left: it pauses the game, as it remembers in the tab
+    for _ in range(100):
+        if Game.objects.get(pk=game_id).paused_at is not None:
+            break
+        time.sleep(0.05)
+    services.game_resume(game_id=game.pk, player=player)  # as if that pause had not arrived yet
+    page.goto(f"/?game={game_id}")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
+    page.wait_for_load_state("networkidle")  # the page has read the game, running
+    services.game_pause(game_id=game.pk, player=player)  # and now the pause arrives
+    assert page.locator("#pause-cover").is_hidden()  # the page read the game before it
+    settle(page)
+
+    page.locator(f"#card-{last_card(dealt, move['from'])}").click()  # onto its foundation
+    wait_for_moves(page, 1)
+    assert not paused_on_server(page)
+    assert page.locator("#pause-cover").is_hidden()
 
 
 def test_the_daily_page_says_the_ranked_attempt_has_no_pause_and_warns_who_leaves_it(

@@ -28,6 +28,7 @@ export class GameTable {
     this.onWin = onWin;
     this.onState = onState;
     this.onLost = onLost; // the game shown is gone (404): the page says so
+    this.ownPause = null; // (id) => whether a pause found by a move was this tab's own (pause.js)
     this.queue = Promise.resolve();
     this.hinted = null; // the hint on show: {el, timer}
     this.store = createStore();
@@ -202,8 +203,22 @@ export class GameTable {
         this.show(next);
         this.announceMove(move, state, next);
       } catch (err) {
+        let refusal = err;
+        if (err.code === "game_paused" && this.ownPause && this.ownPause(state.id)) {
+          // This tab's own pause, sent as the page before this one was left (a reload), reached
+          // the server after this page had read the game: take it back and play the move.
+          try {
+            const resumed = await games.resume(state.id);
+            const next = await games.move(state.id, { ...move, seq: resumed.moves });
+            this.show(next);
+            this.announceMove(move, resumed, next);
+            return;
+          } catch (again) {
+            refusal = again;
+          }
+        }
         this.board.render(this.state);
-        await this.refused(err);
+        await this.refused(refusal);
       }
     });
   }

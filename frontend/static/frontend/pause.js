@@ -44,6 +44,15 @@ export function attachClock(table) {
   const root = table.board.root;
   let awaySince = null; // when a ranked attempt's page was hidden
   let autoResume = remembered(); // the id of a game this tab paused itself
+  // A move refused as paused asks whether the pause was this tab's own (the page before a reload
+  // paused the game as it was left, and that request can arrive after this page read the game):
+  // then the move takes it back and is played (game.js). Asked once.
+  table.ownPause = (id) => {
+    if (autoResume !== id) return false;
+    autoResume = null;
+    remember(null);
+    return true;
+  };
 
   table.store.subscribe((state) => {
     const paused = Boolean(state && state.paused);
