@@ -215,7 +215,6 @@ def test_a_weak_new_password_is_refused_on_the_reset_page(account, mailoutbox):
     assert account.check_password(factories.PASSWORD)
 
 
-@pytest.mark.usefixtures("steady_throttle_window")
 def test_reset_mails_are_limited_per_address_whether_it_has_an_account_or_not(account, mailoutbox, settings):
     _confirmed(account, "lena@example.org", mailoutbox)
     limit = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["mail"].split("/")[0])

@@ -194,7 +194,6 @@ def test_the_migration_keeps_drf_tokens_working_and_their_keys_leave_the_old_tab
         call_command("migrate", "accounts", verbosity=0)
 
 
-@pytest.mark.usefixtures("steady_throttle_window")
 def test_an_accounts_tokens_share_its_rate_limit(account: Any, settings: Any) -> None:
     """Per player, whichever of its tokens it sends: ten tokens do not make ten limits."""
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]

@@ -260,7 +260,7 @@ def test_refusals_are_answered_in_the_request_s_language(player, game, action, b
     assert Game.objects.get(pk=game["id"]).moves == 0
 
 
-def test_malformed_bodies_count_once_each_toward_the_move_limit(player, game, settings, steady_throttle_window):
+def test_malformed_bodies_count_once_each_toward_the_move_limit(player, game, settings):
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "moves": "4/minute"}}
     for body in ({"from": "t7", "to": ["t2"]}, {"from": "t7", "card": "TS", "to": "t2", "seq": "zero"}, ["t7"]):

@@ -13,7 +13,7 @@ from django.test import Client
 
 from tests import factories
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("steady_throttle_window")]
+pytestmark = pytest.mark.django_db
 
 LOGIN = "/admin/login/"
 

@@ -37,11 +37,6 @@ def _compose_default(value: str) -> str:
     return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", value)
 
 
-@pytest.fixture(autouse=True)
-def _steady(steady_throttle_window: None) -> None:
-    pass
-
-
 def _limit_registrations(settings: Any, num_proxies: int) -> None:
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {
