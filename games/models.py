@@ -208,8 +208,14 @@ class DailyDeal(models.Model):
     # When its day's close ran to its end (``games.competition.attempt.day_close``): the open
     # attempts closed, the suspects marked, the day's wins checked again. Null: not yet.
     closed_at = models.DateTimeField(null=True, blank=True)
-    # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified).
+    # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified); of a deal
+    # with arrangements, the median of theirs (its ``code`` is an arrangement with that par).
     solution_length = models.PositiveIntegerField(null=True, blank=True)
+    # How many arrangements of the face-down cards it has (docs/daily.md): 0 for the days before
+    # arrangements, which keep their one deal; their pars range from par_low to par_high.
+    arrangements = models.PositiveIntegerField(default=0, db_default=0)
+    par_low = models.PositiveIntegerField(null=True, blank=True)
+    par_high = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -222,6 +228,29 @@ class DailyDeal(models.Model):
     @property
     def game_code(self) -> GameCode:
         return GameCode.parse(self.code)
+
+
+class DailyArrangements(models.Model):
+    """The arrangements of a deal's face-down cards (docs/daily.md; games/competition/arrangements.py):
+    the day's secret key, the draws the solver certified and kept (uint32 each, little-endian), and
+    their pars (uint16). Apart from ``DailyDeal`` so that the deal's row, read by every request of
+    the day, stays small; read only to deal a game or to name a par. A secret until the day is over."""
+
+    deal = models.OneToOneField(DailyDeal, primary_key=True, on_delete=models.CASCADE, related_name="arrangement_set")
+    key = models.BinaryField(max_length=32)
+    draws = models.BinaryField()
+    pars = models.BinaryField()
+    # The grade of the kept ones, for the operator (docs/daily.md, "Equally hard"): draws tried,
+    # how many the solver won, and the CPU seconds that certifying the day took.
+    tried = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        verbose_name_plural = "daily arrangements"
+
+    def __str__(self) -> str:
+        return f"arrangements of {self.deal}"
 
 
 class DailyStartLink(models.Model):

@@ -34,7 +34,8 @@ from games.engine import Game as EngineGame
 from games.solver import Verdict, solve
 
 from .competition import clock
-from .models import COUNTED_REVIEWS, DailyDeal, Game, GamePostMortem, StatusChoices
+from .daily import daily_game_par
+from .models import COUNTED_REVIEWS, Game, GamePostMortem, StatusChoices
 from .movelog import moves_read
 
 Answer = Literal["yes", "no", "unknown"]
@@ -249,9 +250,7 @@ def postmortem_record(*, game_id: UUID | str, now: datetime | None = None) -> Ga
     entries = moves_read([game.pk])[game.pk]
     if not postmortem_due(game, now=now, last_move_at=entries[-1].at if entries else None):
         return None
-    par = None
-    if game.daily is not None:
-        par = DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
+    par = daily_game_par(game)  # None but for a daily game
     try:
         found = analyse(game.code, [entry.move for entry in entries], par=par)
     except (BadCode, BadMove, IllegalMove, ValueError, KeyError):  # a log the engine does not replay

@@ -23,7 +23,8 @@ from games.engine import CARD_NAMES, FOUNDATION, HIDDEN, SUITS, BadCode, BadMove
 from games.engine import Game as EngineGame
 
 from .competition import clock
-from .models import DailyDeal, Game, GamePostMortem
+from .daily import daily_game_par
+from .models import Game, GamePostMortem
 from .movelog import log_read
 from .players import Player
 from .postmortem import postmortem_due
@@ -89,7 +90,7 @@ def _par(game: Game, postmortem: GamePostMortem | None, now: datetime) -> int | 
     if game.daily is not None:  # the certified solution's length, once the day is over
         if not clock.code_public(game.daily, now):
             return None
-        return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
+        return daily_game_par(game)
     return postmortem.par if postmortem is not None else None
 
 

@@ -13,6 +13,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.engine.game import CLEAN_WIN_SCORE, FOUNDATION_POINTS
 
 from .competition import clock
+from .daily import daily_game_par
 from .lifecycle import with_last_activity
 from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, ReviewChoices, StatusChoices
 from .movelog import LogEntry, log_read
@@ -75,7 +76,7 @@ def daily_solution_length(*, game: Game, now: datetime) -> int | None:
         return past.values_list("solution_length", flat=True).first()
     if not clock.code_public(game.daily, now):
         return None
-    return DailyDeal.objects.filter(date=game.daily).values_list("solution_length", flat=True).first()
+    return daily_game_par(game)
 
 
 def win_records(*, game: Game) -> dict[str, Any] | None:

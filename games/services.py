@@ -28,7 +28,7 @@ from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 from . import history, selectors, store, winnable
 from .competition import attempt, clock, links
 from .competition.links import Origin
-from .daily import daily_deal_today
+from .daily import daily_arrangement, daily_deal_today
 from .models import DailyDeal, DealVerdictChoices, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
 from .players import Player
 from .signals import results_changed_send
@@ -82,7 +82,8 @@ def game_start(
         if player.user is None:
             raise ApplicationError(ErrorCode.DAILY_NEEDS_ACCOUNT)
         deal = daily_deal_today(now=now)
-        day, code = deal.date, deal.game_code
+        # The account's own arrangement of the day's face-down cards (docs/daily.md).
+        day, code = deal.date, daily_arrangement(deal=deal, user_id=player.user.pk).code
     elif winnable_only:
         code = winnable.winnable_deal_take(rule or Rule.CLASSIC)
     elif code is None:

@@ -20,7 +20,7 @@ from common.serializers import error_responses
 from common.throttles import limits
 from games.api import player_of
 from games.competition import clock
-from games.daily import daily_deal_today
+from games.daily import daily_deal_today, daily_published
 from games.models import DailyDeal
 from games.players import Player
 
@@ -70,9 +70,10 @@ def _deal_body(deal: DailyDeal, request: Request) -> dict[str, Any]:
         "closes_at": closes,
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)),
         "attempt": selectors.daily_attempt(day=deal.date, user=request.user, now=now),
+        "arrangements": max(1, deal.arrangements),
     }
-    if clock.code_public(deal.date, now):  # the day is over: the code is published
-        body["code"] = deal.code
+    if clock.code_public(deal.date, now):  # the day is over: the opening and the codes are published
+        body.update(daily_published(deal=deal, user=request.user))
     return body
 
 

@@ -56,8 +56,29 @@ class DailyDealSerializer(serializers.Serializer):
     )
     code = serializers.CharField(
         required=False,
-        help_text="The deal's game code, only for a day that is over (UTC); replay it with "
+        help_text="Only for a day that is over (UTC): the game code of the caller's own arrangement of the "
+        "deal (an account's; a guest gets the day's median arrangement); replay it with "
         '`POST games {"code": ...}`. Absent for today.',
+    )
+    arrangements = serializers.IntegerField(
+        min_value=1,
+        help_text="How many arrangements of the face-down cards the day's opening has, each certified "
+        "winnable and equally hard; every account gets one of them (the same on every device), chosen "
+        "by the server. 1 for the days before arrangements.",
+    )
+    opening = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text='Only for a day that is over: the seven columns as dealt, face-down cards as "XX" (the '
+        "same for every arrangement). Absent for today.",
+    )
+    par_low = serializers.IntegerField(
+        required=False,
+        help_text="Only for a day that is over: the shortest certified solution among the arrangements.",
+    )
+    par_high = serializers.IntegerField(
+        required=False,
+        help_text="Only for a day that is over: the longest certified solution among the arrangements.",
     )
     closes_at = serializers.DateTimeField(help_text="When the day's competition closes (00:00 UTC after it).")
     closes_in_ms = serializers.IntegerField(min_value=0, help_text="Milliseconds from this answer to `closes_at`.")

@@ -75,6 +75,13 @@ def _no_clairvoyance_test(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _few_arrangements(settings: Any) -> None:
+    """A day's deal has 16,384 arrangements in production (minutes of the solver's time to
+    certify): the tests that prepare a day make 8 (tests/stats/test_arrangements.py sets its own)."""
+    settings.DAILY_ARRANGEMENTS = 8
+
+
+@pytest.fixture(autouse=True)
 def _site_url(settings: Any) -> None:
     """The site's address in the mails' links: the test client's (a browser test sets its server's)."""
     settings.SITE_URL = "http://testserver"

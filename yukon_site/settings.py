@@ -294,9 +294,16 @@ IDLE_GAMES_DAYS = int(os.environ.get("IDLE_GAMES_DAYS", "90"))
 IDLE_GAMES_WARN_DAYS = int(os.environ.get("IDLE_GAMES_WARN_DAYS", "14"))
 
 # -- the daily deal (games/daily.py) ------------------------------------------------------------
-# Certified winnable by the solver before it is used (CPU seconds per draw; a deal the solver
-# cannot settle that quickly is not used, another is drawn). Done by the beat task, ahead of time.
+# One opening and DAILY_ARRANGEMENTS arrangements of its face-down cards a day (docs/daily.md),
+# each certified winnable by the solver before it is used, within DAILY_CERTIFY_NODES nodes (and
+# DAILY_CERTIFY_SECONDS of CPU; an arrangement the solver cannot settle so quickly is not used), and
+# only those whose par lies within DAILY_PAR_BAND moves of the opening's median par (equally
+# hard). Done by the beat task, ahead of time: 16,384 take 2-3 CPU minutes. `make run` serves one
+# machine and keeps 1,024 a day (seconds to prepare), unless told otherwise.
+DAILY_ARRANGEMENTS = int(os.environ.get("DAILY_ARRANGEMENTS", "1024" if LOCAL_RUN else "16384"))
+DAILY_CERTIFY_NODES = int(os.environ.get("DAILY_CERTIFY_NODES", "5000"))
 DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
+DAILY_PAR_BAND = int(os.environ.get("DAILY_PAR_BAND", "4"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))

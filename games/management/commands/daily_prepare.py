@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.competition.attempt import day_close
@@ -21,8 +22,11 @@ class Command(BaseCommand):
     help = "Draw and certify today's and the next days' daily deals (and the spares) if missing."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.stdout.write("Preparing the daily deals (the solver certifies each one) ...")
-        done = daily_deals_prepare()
+        self.stdout.write(
+            f"Preparing the daily deals: {settings.DAILY_ARRANGEMENTS} arrangements of each, each one certified "
+            "by the solver ..."
+        )
+        done = daily_deals_prepare(progress=self.progress)
         closed, _ = day_close()
         days = ", ".join(day.isoformat() for day in done.assigned) or "none needed"
         self.stdout.write(
@@ -34,3 +38,6 @@ class Command(BaseCommand):
         pool = winnable_deals_fill()
         kept = ", ".join(f"{count} {rule}" for rule, count in pool.items())
         self.stdout.write(self.style.SUCCESS(f"Winnable deals ready: {kept}."))
+
+    def progress(self, kept: int, wanted: int) -> None:
+        self.stdout.write(f"  {kept} of {wanted} arrangements certified")
