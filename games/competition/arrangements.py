@@ -19,6 +19,8 @@ are skipped: the deal keeps the list of the K draws it kept).
 (True, True)
 >>> arrangement_order(opening, key, 0) == order, arrangement_order(opening, key, 1) == order
 (True, False)
+>>> arrangement_order(arrangement_order(opening, key, 5), key, 0) == order  # from any deal of the opening
+True
 >>> 0 <= arrangement_index(key, account=7, arrangements=16384) < 16384
 True
 """
@@ -92,9 +94,9 @@ class _Stream:
 def arrangement_order(opening: Sequence[int], key: bytes, draw: int) -> list[int]:
     """The deal (52 deck indices in dealing order) of arrangement ``draw`` under ``key``: the cards
     of the opening's face-down places shuffled among those places (Fisher–Yates), the face-up
-    places as they are. ``opening`` is any deal of the day (its face-down cards are the set that
-    is shuffled)."""
-    cards = [opening[slot] for slot in FACE_DOWN]
+    places as they are. ``opening`` is any deal of the day: its face-down cards are the set that
+    is shuffled, taken in card order, so every deal of one opening gives the same arrangements."""
+    cards = sorted(opening[slot] for slot in FACE_DOWN)
     stream = _Stream(key, b"draw:" + draw.to_bytes(4, "big"))
     for i in range(len(cards) - 1, 0, -1):
         j = stream.below(i + 1)
