@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 from games import daily
 from games.competition.arrangements import arrangement_index, opening_of, unpack
 from games.engine import GameCode
-from games.engine import Game as EngineGame
 from games.models import DailyArrangements, DailyDeal, Game, StatusChoices
 from tests import factories
 
@@ -88,7 +87,8 @@ def test_one_account_gets_its_arrangement_on_a_second_device_and_after_a_reload(
     assert practice.status_code == 201, practice.content
     assert reloaded["tableau"] == ranked["tableau"] == practice.json()["tableau"]
     assert Game.objects.get(pk=practice.json()["id"]).code == Game.objects.get(pk=ranked["id"]).code
-    assert Game.objects.get(pk=ranked["id"]).code == str(daily.daily_arrangement(deal=arranged, user_id=account.pk).code)
+    mine = daily.daily_arrangement(deal=arranged, user_id=account.pk)
+    assert Game.objects.get(pk=ranked["id"]).code == str(mine.code)
 
 
 def test_no_answer_before_the_close_names_a_code_or_an_arrangement(arranged, account, guest, today):
@@ -121,12 +121,13 @@ def test_no_answer_before_the_close_names_a_code_or_an_arrangement(arranged, acc
 
 def test_after_the_close_each_account_sees_its_own_code_and_everyone_the_opening(arranged, guest, today):
     first, second = accounts_with_other_arrangements(arranged, 2)
-    games = [factories.token_client(each).post("/api/v1/games", {"daily": True}).json()["id"] for each in (first, second)]
+    clients = [factories.token_client(each) for each in (first, second)]
+    games = [client.post("/api/v1/games", {"daily": True}).json()["id"] for client in clients]
     yesterday = today - timedelta(days=1)
     DailyDeal.objects.filter(pk=arranged.pk).update(date=yesterday)
     Game.objects.filter(pk__in=games).update(daily=yesterday)
 
-    days = [factories.token_client(each).get(f"/api/v1/daily/{yesterday.isoformat()}").json() for each in (first, second)]
+    days = [client.get(f"/api/v1/daily/{yesterday.isoformat()}").json() for client in clients]
     anyone = guest.get(f"/api/v1/daily/{yesterday.isoformat()}").json()
 
     assert [day["code"] for day in days] == [Game.objects.get(pk=game).code for game in games]
@@ -135,8 +136,8 @@ def test_after_the_close_each_account_sees_its_own_code_and_everyone_the_opening
     assert sum(card != "XX" for column in anyone["opening"] for card in column) == 31
     assert all(day["arrangements"] == K for day in (*days, anyone))
     assert (anyone["par_low"], anyone["par_high"]) == (arranged.par_low, arranged.par_high)
-    for client, game in zip((first, second), games, strict=True):  # each game shows its own code and par
-        shown = factories.token_client(client).get(f"/api/v1/games/{game}").json()
+    for client, game in zip(clients, games, strict=True):  # each game shows its own code and par
+        shown = client.get(f"/api/v1/games/{game}").json()
         assert shown["code"] == Game.objects.get(pk=game).code
         assert arranged.par_low <= shown["solution_length"] <= arranged.par_high
     # Anyone may replay an arrangement as practice once the day is over.
