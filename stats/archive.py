@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from games.competition import attempt, clock
+from games.daily import daily_published
 from games.models import DailyDeal, Game
 
 from .models import DailyBucket, DailyResult
@@ -77,14 +78,19 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
         day = deal.date
         best = DailyResult.objects.filter(day=day).order_by("time_ms", "moves", "finished_at").values("time_ms")[:1]
         first = next(iter(best), None)
+        published = daily_published(deal=deal, user=user)  # the day is over: its codes are public
         rows.append(
             {
                 "date": day,
-                "code": deal.code,  # the day is over: the code is public
+                "code": published["code"],
+                "opening": published["opening"],
+                "arrangements": max(1, deal.arrangements),
                 "players": deal.players,
                 "winners": winners.get(day, 0),
                 "winning_time_ms": first["time_ms"] if first else None,
                 "par": deal.solution_length,
+                "par_low": published.get("par_low"),
+                "par_high": published.get("par_high"),
                 "me": mine.get(day),
             }
         )

@@ -149,11 +149,25 @@ class ArchiveMineSerializer(serializers.Serializer):
 
 class ArchiveDaySerializer(serializers.Serializer):
     date = serializers.DateField()
-    code = serializers.CharField(help_text='The deal (the day is over): play it with `POST games {"code": ...}`.')
+    code = serializers.CharField(
+        help_text="The deal (the day is over): the caller's own arrangement of it (an account's; a guest gets "
+        'the day\'s median arrangement); play it with `POST games {"code": ...}`.'
+    )
+    opening = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='The seven columns as dealt, face-down cards as "XX": the same for every arrangement.',
+    )
+    arrangements = serializers.IntegerField(
+        min_value=1, help_text="How many arrangements of the face-down cards the day had (1: one deal for everyone)."
+    )
     players = serializers.IntegerField(help_text="Accounts that started their ranked attempt.")
     winners = serializers.IntegerField(help_text="Counted wins (held results excluded).")
     winning_time_ms = serializers.IntegerField(allow_null=True)
-    par = serializers.IntegerField(allow_null=True, help_text="The certified solution's length.")
+    par = serializers.IntegerField(
+        allow_null=True, help_text="The certified solution's length (of a day with arrangements: their median)."
+    )
+    par_low = serializers.IntegerField(allow_null=True, help_text="The shortest certified solution among them.")
+    par_high = serializers.IntegerField(allow_null=True, help_text="The longest certified solution among them.")
     me = ArchiveMineSerializer(allow_null=True, help_text="The caller's ranked attempt of that day.")
 
 

@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.competition.clock import day_end
+from games.engine import Game as EngineGame
 from stats import tasks
 from tests import factories
 from tests.stats.helpers import deal, won_ranked_game
@@ -38,13 +39,17 @@ def test_past_days_newest_first_with_their_figures_and_my_result(today: Any, acc
     assert body["count"] == 3
     rows = body["results"]
     assert [row["date"] for row in rows] == [day.isoformat() for day in days]
+    assert rows[0].pop("opening") == EngineGame.from_code("YU1-C-AAAAAAB").view()["tableau"]
     assert rows[0] == {
         "date": days[0].isoformat(),
         "code": "YU1-C-AAAAAAB",
+        "arrangements": 1,  # a day before arrangements: one deal for everyone
         "players": 5,
         "winners": 3,
         "winning_time_ms": 65_000,
         "par": 80,
+        "par_low": 80,
+        "par_high": 80,
         "me": {
             "status": "won",
             "review": "verified",

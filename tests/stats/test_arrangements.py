@@ -140,6 +140,14 @@ def test_after_the_close_each_account_sees_its_own_code_and_everyone_the_opening
         shown = client.get(f"/api/v1/games/{game}").json()
         assert shown["code"] == Game.objects.get(pk=game).code
         assert arranged.par_low <= shown["solution_length"] <= arranged.par_high
+    for client, game in zip(clients, games, strict=True):  # the archive says the same
+        (row,) = client.get("/api/v1/daily/archive").json()["results"]
+        assert (row["code"], row["arrangements"]) == (Game.objects.get(pk=game).code, K)
+        assert (row["opening"], row["par_low"], row["par_high"]) == (
+            anyone["opening"],
+            arranged.par_low,
+            arranged.par_high,
+        )
     # Anyone may replay an arrangement as practice once the day is over.
     replay = guest.post("/api/v1/games", {"code": days[1]["code"]})
     assert replay.status_code == 201 and json.loads(replay.content)["tableau"][0] == anyone["opening"][0]

@@ -1,7 +1,7 @@
 // The archive (/archive?page=N): the past daily deals, newest first (GET daily/archive, 20 a page),
 // each with its players, winners, winning time and par, the player's own result and rank, a link
 // to its board and one to play the deal again as practice (/?code=…: unranked, guests too).
-import { t, tn, formatDate, formatTime, lang } from "./i18n.js";
+import { t, tn, cardName, rankLabel, formatDate, formatTime, lang } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
 import { initNav } from "./nav.js";
@@ -33,11 +33,40 @@ function mine(me) {
   return figures;
 }
 
+/** The par: one deal's solution length, or the range of the day's arrangements ("92–100 moves"). */
+function par(day) {
+  if (day.par_low != null && day.par_high != null && day.par_low !== day.par_high) return tn("moves", day.par_high).replace(String(day.par_high), `${day.par_low}–${day.par_high}`);
+  return day.par != null ? tn("moves", day.par) : "–";
+}
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** The day's opening, folded: seven small columns of the face-up cards everyone was dealt. */
+function opening(day) {
+  const columns = day.opening.map((column) =>
+    el(
+      "ol",
+      {},
+      ...column.map((card) =>
+        card === "XX"
+          ? el("li", { className: "down", title: cardName(card) })
+          : el("li", { className: card[1] === "H" || card[1] === "D" ? "red" : "", title: cardName(card), textContent: `${rankLabel(card)}${SUITS[card[1]]}` }),
+      ),
+    ),
+  );
+  const grid = el("div", { className: "mini-opening" }, ...columns);
+  grid.setAttribute("role", "img");
+  grid.setAttribute("aria-label", t("archive.opening.label", { date: formatDate(day.date) }));
+  return el("details", { className: "archive-opening" }, el("summary", { textContent: t("archive.opening") }), grid);
+}
+
 function row(day, { account }) {
   const item = el("tr");
   item.dataset.date = day.date;
   if (day.me && day.me.rank) item.classList.add("mine");
   const date = el("th", { scope: "row" }, el("a", { href: `/leaderboards?date=${day.date}`, textContent: shortDate(day.date) }));
+  if (day.arrangements > 1) date.append(el("small", { className: "muted archive-arrangements", textContent: tn("archive.arrangements", day.arrangements) }));
+  if (day.opening) date.append(opening(day));
   const cell = (label, text) => {
     const td = el("td", { textContent: text });
     td.dataset.label = label;
@@ -48,7 +77,7 @@ function row(day, { account }) {
     cell(t("archive.players"), String(day.players)),
     cell(t("archive.winners"), String(day.winners)),
     cell(t("archive.best"), day.winning_time_ms != null ? formatTime(day.winning_time_ms) : "–"),
-    cell(t("archive.par"), day.par != null ? tn("moves", day.par) : "–"),
+    cell(t("archive.par"), par(day)),
   );
   if (account) {
     item.append(
@@ -60,7 +89,7 @@ function row(day, { account }) {
   board.setAttribute("aria-label", t("archive.board.label", { date: formatDate(day.date) }));
   const play = el("a", { className: "button primary archive-play", href: `/?code=${encodeURIComponent(day.code)}`, textContent: t("archive.play") });
   play.setAttribute("aria-label", t("archive.play.label", { date: formatDate(day.date) }));
-  play.title = t("archive.play.title");
+  play.title = day.arrangements > 1 && account ? t("archive.play.own") : t("archive.play.title");
   item.append(el("td", { className: "archive-links" }, board, play));
   return item;
 }

@@ -110,6 +110,8 @@ async function load() {
   const number = today.number != null ? `Yukon #${today.number} · ` : "";
   $("daily-date").textContent = number + t("daily.date", { date: formatDate(today.date) });
   $("daily-played").textContent = tn("daily.players", today.played);
+  $("daily-arrangements").hidden = !(today.arrangements > 1);
+  if (today.arrangements > 1) $("daily-arrangements").textContent = tn("daily.arrangements", today.arrangements);
   $("daily-board").href = `/leaderboards?date=${today.date}`;
   tickCloses();
   showBoard(today.date);
