@@ -26,6 +26,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from common.background import task_send_apart
@@ -276,8 +277,6 @@ def _prepare_soon() -> None:
     """Ask a task to prepare the daily deals, at most once a minute (the requests that find no deal
     all come at once). With the embedded defaults (tasks run in-process) it runs in a thread of
     its own, never in the request."""
-    from django.core.cache import cache
-
     if not cache.add("daily:prepare-asked", 1, timeout=60):
         return
     logger.warning("no daily deal ready for today: preparing one")
@@ -314,9 +313,19 @@ def daily_arrangement(*, deal: DailyDeal, user_id: int) -> Arrangement:
 def daily_game_par(game: Game) -> int | None:
     """The par (certified solution's length) of a daily game's own arrangement: its owner's
     arrangement, when the game holds it (``None`` for a deleted owner's game). The callers decide
-    whether it may be shown yet (it tells of the deal: only once the day is over)."""
+    whether it may be shown yet (it tells of the deal: only once the day is over). Kept in the
+    cache for a day: a move of a past day's game names it in every answer."""
     if game.daily is None:
         return None
+    key = f"daily:par:{game.pk}"
+    par = cache.get(key)
+    if par is None:
+        par = _daily_game_par(game)
+        cache.set(key, -1 if par is None else par, timeout=24 * 3600)
+    return None if par == -1 else par
+
+
+def _daily_game_par(game: Game) -> int | None:
     deal = DailyDeal.objects.filter(date=game.daily).first()
     if deal is None:
         return None
