@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Count, Min, Q, QuerySet
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
 from games.engine.game import CLEAN_WIN_SCORE, FOUNDATION_POINTS
@@ -79,6 +79,25 @@ def daily_solution_length(*, game: Game, now: datetime) -> int | None:
     return daily_game_par(game)
 
 
+def deal_seen_before(prefix: str = "") -> Exists:
+    """Whether a game's player had played its deal before it (docs/statistics.md, "Bests"): an
+    earlier game of the same code by the same account, or, for a guest, the same browser. A win of
+    a deal seen before (a practice game of the day's deal after the attempt, a replay of a code
+    played) counts as a win, never for a best time or fewest moves: its player knew the cards.
+    ``prefix``: the path to the game (``"game__"``)."""
+    earlier = Game.objects.filter(
+        Q(owner_id=OuterRef(f"{prefix}owner_id"), owner_id__isnull=False)
+        | Q(
+            owner_id__isnull=True,
+            guest_session_key=OuterRef(f"{prefix}guest_session_key"),
+            guest_session_key__gt="",
+        ),
+        code=OuterRef(f"{prefix}code"),
+        created_at__lt=OuterRef(f"{prefix}created_at"),
+    )
+    return Exists(earlier)
+
+
 def win_records(*, game: Game) -> dict[str, Any] | None:
     """What a won game was for its player (the win dialog, docs/statistics.md): a new best time,
     fewer moves than ever, the first win of its rule, against the player's games of that rule won
@@ -95,17 +114,21 @@ def win_records(*, game: Game) -> dict[str, Any] | None:
         owner = Q(owner__isnull=True, guest_session_key=game.guest_session_key)
     else:
         return None
+    fresh = not Game.objects.filter(owner, code=game.code, created_at__lt=game.created_at).exists()
+    new = Q(seen=False)  # the bests count only wins of deals not seen before
     before = (
         Game.objects.filter(owner, rule=game.rule, status=StatusChoices.WON, finished_at__lt=game.finished_at)
         .exclude(pk=game.pk)
-        .aggregate(wins=Count("pk"), best_time_ms=Min("time_ms"), fewest_moves=Min("moves"))
+        .annotate(seen=deal_seen_before())
+        .aggregate(wins=Count("pk"), best_time_ms=Min("time_ms", filter=new), fewest_moves=Min("moves", filter=new))
     )
     wins, best_time, fewest = before["wins"], before["best_time_ms"], before["fewest_moves"]
     again = max(0, game.score - CLEAN_WIN_SCORE) // FOUNDATION_POINTS
     return {
         "first_of_rule": wins == 0,
-        "best_time": wins > 0 and best_time is not None and game.time_ms < best_time,
-        "fewest_moves": wins > 0 and fewest is not None and game.moves < fewest,
+        "counts_for_bests": fresh,
+        "best_time": fresh and best_time is not None and game.time_ms < best_time,
+        "fewest_moves": fresh and fewest is not None and game.moves < fewest,
         "before": {"wins": wins, "best_time_ms": best_time, "fewest_moves": fewest},
         "clean": game.score == CLEAN_WIN_SCORE,
         "clean_score": CLEAN_WIN_SCORE,

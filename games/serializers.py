@@ -222,8 +222,16 @@ class WinSerializer(serializers.Serializer):
     (an account's, or a guest's browser's), and its score taken apart (docs/scoring.md)."""
 
     first_of_rule = serializers.BooleanField(help_text="The player's first won game of this rule.")
-    best_time = serializers.BooleanField(help_text="Faster than every earlier win of this rule (a new best time).")
-    fewest_moves = serializers.BooleanField(help_text="Fewer moves than every earlier win of this rule.")
+    counts_for_bests = serializers.BooleanField(
+        help_text="Whether this win counts for the bests: false for a deal the player had played before "
+        "(a practice game of a daily deal after its attempt, a replay of a code played), whose cards it knew."
+    )
+    best_time = serializers.BooleanField(
+        help_text="Faster than every earlier win of this rule of a deal not seen before (a new best time)."
+    )
+    fewest_moves = serializers.BooleanField(
+        help_text="Fewer moves than every earlier win of this rule of a deal not seen before."
+    )
     before = WinBeforeSerializer(help_text="The player's figures of this rule before this win.")
     clean = serializers.BooleanField(help_text="Won with exactly `clean_score` points: no card taken back.")
     clean_score = serializers.IntegerField(

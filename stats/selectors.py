@@ -27,7 +27,7 @@ from games.engine.game import CLEAN_WIN_SCORE
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices, played_ms
 from games.players import Player
 from games.replay import PUBLIC_TOP
-from games.selectors import counted_ranked_wins
+from games.selectors import counted_ranked_wins, deal_seen_before
 
 from .models import DailyBucket, DailyResult, PersonalBest
 from .standing import TIME, TIME_BUCKET_MS, bucket_of
@@ -238,10 +238,11 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
         "sum_moves": Sum("moves", filter=won),
         "sum_score": Sum("score", filter=won),
     }
-    if user is None:
+    if user is None:  # a guest's bests: of the deals it had not seen before (docs/statistics.md)
+        games = games.annotate(seen=deal_seen_before())
         figures_of |= {
-            "best_time_ms": Min("time_ms", filter=won),
-            "fewest_moves": Min("moves", filter=won),
+            "best_time_ms": Min("time_ms", filter=won & Q(seen=False)),
+            "fewest_moves": Min("moves", filter=won & Q(seen=False)),
             "clean_wins": Count("pk", filter=won & Q(score=CLEAN_WIN_SCORE)),
         }
     rows: Iterable[Mapping[str, Any]] = games.values("rule").annotate(**figures_of).order_by()

@@ -32,7 +32,7 @@ from django.utils import timezone
 from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
-from games.selectors import counted_ranked_wins, replay_verified
+from games.selectors import counted_ranked_wins, deal_seen_before, replay_verified
 
 from . import standing
 from .models import DailyResult, PersonalBest
@@ -55,10 +55,14 @@ def personal_best_record(*, game_id: UUID | str) -> None:
     that rule, so that a second run counts nothing twice."""
     game: Mapping[str, Any] | None = (
         Game.objects.filter(pk=game_id, status=StatusChoices.WON, owner__isnull=False, time_ms__isnull=False)
-        .values("owner_id", "rule", "time_ms", "moves")
+        .annotate(seen=deal_seen_before())
+        .values("owner_id", "rule", "time_ms", "moves", "seen")
         .first()
     )
     if game is None:  # not won, a guest's, or gone: nothing to record
+        return
+    if game["seen"]:  # a deal its player had played before: no best (docs/statistics.md, "Bests")
+        _clean_wins_recount(user_id=game["owner_id"], rule=game["rule"])
         return
     user_id, rule = game["owner_id"], game["rule"]
     time_ms, moves = game["time_ms"], game["moves"]
@@ -80,6 +84,12 @@ def personal_best_record(*, game_id: UUID | str) -> None:
             clean_wins=Coalesce(clean_wins, 0),
             updated_at=now,
         )
+
+
+def _clean_wins_recount(*, user_id: int, rule: str) -> None:
+    """Count a win again among the clean ones without touching the bests (a deal seen before)."""
+    clean = Game.objects.filter(owner_id=user_id, rule=rule, status=StatusChoices.WON, score=CLEAN_WIN_SCORE)
+    PersonalBest.objects.filter(user_id=user_id, rule=rule).update(clean_wins=clean.count())
 
 
 def personal_bests_repair(*, since: datetime) -> int:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import Game, MoveLog
+from stats import tasks as stats_tasks
 from tests import factories
 from tests.support import assert_error
 
@@ -159,7 +160,7 @@ def test_a_guest_finishes_a_game_of_its_session(guest):
 
 def won_earlier(account: Any, *, time_ms: int, moves: int, rule: str = "classic", ago: int = 60) -> Game:
     finished = timezone.now() - timedelta(minutes=ago)
-    code = "YU1-C-AAAAAAB" if rule == "classic" else "YU1-R-AAAAAAB"
+    code = factories.fresh_code("C" if rule == "classic" else "R")
     return factories.game(
         owner=account,
         engine=factories.one_move_from_winning(code),
@@ -172,7 +173,7 @@ def won_earlier(account: Any, *, time_ms: int, moves: int, rule: str = "classic"
     )
 
 
-def win_now(client: Any, account: Any, *, age_ms: int, code: str = "YU1-C-AAAAAAB") -> dict[str, Any]:
+def win_now(client: Any, account: Any, *, age_ms: int, code: str | None = None) -> dict[str, Any]:
     game = stored(
         account, factories.one_move_from_winning(code), created_at=timezone.now() - timedelta(milliseconds=age_ms)
     )
@@ -257,3 +258,40 @@ def test_a_paused_game_is_not_finished_until_it_resumes(player, account):
     assert (game.status, game.moves) == ("playing", 0)
     player.post(f"/api/v1/games/{game.pk}/resume")
     assert finish(player, game).json()["status"] == "won"
+
+
+def test_a_win_of_a_deal_played_before_counts_for_no_best(player, account):
+    """Replaying a deal whose cards one has seen (issue 49: "New best time 0:48" from a practice
+    game of the daily deal after the attempt) is a win, not a best."""
+    code = factories.fresh_code()
+    won_earlier(account, time_ms=300_000, moves=150)
+    first = win_now(player, account, age_ms=200_000, code=code)["win"]
+    again = win_now(player, account, age_ms=40_000, code=code)["win"]  # the same deal, much faster
+
+    assert first["counts_for_bests"] is True and first["best_time"] is True
+    assert again["counts_for_bests"] is False and again["best_time"] is False and again["fewest_moves"] is False
+    assert 200_000 <= again["before"]["best_time_ms"] < 210_000  # the first game of the deal is still the best
+
+
+def test_the_personal_best_and_a_guests_figures_leave_out_deals_played_before(player, account, guest):
+    code = factories.fresh_code()
+    win_now(player, account, age_ms=200_000, code=code)
+    win_now(player, account, age_ms=40_000, code=code)
+    for game in Game.objects.filter(owner=account):
+        stats_tasks.game_results_update.delay(str(game.pk))
+
+    mine = player.get("/api/v1/me/stats").json()["rules"]["classic"]
+    assert mine["won"] == 2 and 200_000 <= mine["best_time_ms"] < 210_000
+    guest.post("/api/v1/games", {"rule": "classic"})  # the guest's session
+    key = guest.session.session_key
+    for age in (200, 40):  # the same deal twice: the second one is no best
+        factories.game(
+            session_key=key,
+            engine=factories.one_move_from_winning(code),
+            status="won",
+            created_at=timezone.now() - timedelta(seconds=age + 1000),
+            finished_at=timezone.now() - timedelta(seconds=1000),
+            score=625,
+        )
+    figures = guest.get("/api/v1/me/stats").json()["rules"]["classic"]
+    assert (figures["won"], figures["best_time_ms"]) == (2, 200_000)

@@ -63,3 +63,8 @@ test("a practice win is a challenge with the code's link; a ranked attempt or a 
   assert.equal(challengeable(state({ status: "playing" })), false);
   assert.match(challengeText(state({ code: "YU2-C-ABC DEF" }), "https://y.example"), /\?code=YU2-C-ABC%20DEF$/);
 });
+
+test("a win of a deal played before says it counts for no best, and nothing else of records", () => {
+  const lines = recordLines(state({ win: win({ counts_for_bests: false, first_of_rule: true }) }));
+  assert.deepEqual(lines, ["You had played this deal before, so this win does not count for your best time or fewest moves."]);
+});

@@ -74,7 +74,7 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
     assert player.get(f"/api/v1/games/{state['id']}").json()["review"] == "verified"
 
 
-def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
+def test_a_won_practice_game_of_the_days_deal_counts_for_no_best_and_never_for_the_board(
     player, account, today, todays_deal, django_capture_on_commit_callbacks
 ):
     ranked = player.post("/api/v1/games", {"daily": True}).json()
@@ -87,7 +87,9 @@ def test_a_won_practice_attempt_counts_for_bests_but_never_for_the_board(
     # The log's packing task and the event (no review, no post-mortem: that waits until its replay
     # is opened).
     assert [callback.func.__self__ for callback in callbacks] == [log_pack, signals.results_changed]
-    assert PersonalBest.objects.filter(user=account).count() == 1
+    # The attempt showed its cards (the same arrangement): a win, but no best (docs/statistics.md).
+    assert not PersonalBest.objects.filter(user=account).exists()
+    assert player.get("/api/v1/me/stats").json()["rules"]["classic"]["won"] == 2
     assert not DailyResult.objects.exists()
     tasks.game_results_update.delay(practice["id"])  # even if asked to
     assert not DailyResult.objects.exists()

@@ -14,6 +14,7 @@ addStrings({
   "win.first": pgettext("win.first", "Your first win with the rule “{rule}”!"),
   "win.best.time": pgettext("win.best.time", "New best time! Your best before: {time}."),
   "win.best.moves": pgettext("win.best.moves", "Fewest moves yet! Your best before: {moves}."),
+  "win.seen": pgettext("win.seen", "You had played this deal before, so this win does not count for your best time or fewest moves."),
   "win.score.clean": pgettext("win.score.clean", "{score} points: a clean win – 52 cards on the foundations × 10 and 21 cards turned up × 5."),
   "win.score.again.one": pgettext("win.score.again.one", "{score} points: {clean} for the win and 10 more, because 1 card went onto its foundation again after a take-back. Without take-backs a win makes exactly {clean}: a clean win."),
   "win.score.again.other": pgettext("win.score.again.other", "{score} points: {clean} for the win and 10 more for each of the {n} cards that went onto a foundation again after a take-back. Without take-backs a win makes exactly {clean}: a clean win."),
@@ -29,6 +30,7 @@ const $ = (id) => document.getElementById(id);
 export function recordLines(state) {
   const win = state.win;
   if (!win) return [];
+  if (win.counts_for_bests === false) return [t("win.seen")];
   if (win.first_of_rule) return [t("win.first", { rule: t(`rule.${state.rule}`) })];
   const lines = [];
   if (win.best_time) lines.push(t("win.best.time", { time: formatTime(win.before.best_time_ms) }));
