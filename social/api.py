@@ -337,7 +337,7 @@ class ClubWeekApi(ApiView):
             for e in selectors.club_week(club=club, monday=monday)
         ]
         iso = monday.isocalendar()
-        body = {"club": club.name, "week": f"{iso.year}-W{iso.week:02d}", "starts": monday, "entries": entries}
+        body = {"club": club.name, "week": f"{iso.year:04d}-W{iso.week:02d}", "starts": monday, "entries": entries}
         return Response(body)
 
 

@@ -191,3 +191,12 @@ def test_a_result_on_the_board_reaches_the_week_of_its_players_clubs_through_the
     stats_services.game_results_record(game_id=game.pk)
     tasks.club_weeks_update(str(game.pk))
     assert not ClubWeekEntry.objects.filter(club=club).exists()
+
+
+def test_a_week_is_named_back_as_it_was_asked_even_in_the_year_1():
+    owner = factories.user(username="Olga")
+    club = services.club_create(user=owner, name="Stammtisch")
+
+    body = factories.token_client(owner).get(f"/api/v1/clubs/{club.slug}/week/0001-W01").json()
+
+    assert (body["week"], body["starts"], body["entries"]) == ("0001-W01", "0001-01-01", [])
