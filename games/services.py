@@ -84,7 +84,7 @@ def game_start(
         deal = daily_deal_today(now=now)
         day, code = deal.date, deal.game_code
     elif winnable_only:
-        code = winnable.winnable_deal_take(rule or Rule.CLASSIC)
+        code = winnable.winnable_deal_take(rule or Rule.CLASSIC, player=player)
     elif code is None:
         code = GameCode.random(rule or Rule.CLASSIC)
     engine = EngineGame.new(code)
