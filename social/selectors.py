@@ -25,7 +25,7 @@ from stats.models import DailyBucket, DailyResult
 from stats.selectors import BOARD_SIZE, daily_rank
 from stats.standing import TIME, TIME_BUCKET_MS, TIME_BUCKETS
 
-from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
+from .models import Club, ClubRemoval, ClubWeekEntry, Follow, Membership, Privacy
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +198,13 @@ def club_members(*, club: Club) -> list[tuple[str, datetime]]:
 def club_day(*, club: Club, day: date, user: Any) -> list[FriendEntry]:
     """``day``'s counted results of the club's members, ranked within the club."""
     return day_board(day=day, accounts=Membership.objects.filter(club=club).values("user_id"), me=user)
+
+
+def club_removed(*, club: Club) -> list[tuple[str, datetime]]:
+    """The players the owner removed from the club (and has not let in again), the latest first."""
+    return list(
+        ClubRemoval.objects.filter(club=club).order_by("-removed_at", "pk").values_list("user__username", "removed_at")
+    )
 
 
 def club_week(*, club: Club, monday: date) -> list[dict[str, Any]]:
