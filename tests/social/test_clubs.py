@@ -316,7 +316,7 @@ def test_a_member_may_leave_and_come_back_but_cannot_lift_a_removal():
 
 
 def test_a_player_who_left_is_on_none_of_the_clubs_week_boards_a_later_member_sees(
-    today, django_capture_on_commit_callbacks
+    today, django_capture_on_commit_callbacks, eager_tasks
 ):
     monday = today - timedelta(days=today.weekday()) - timedelta(days=21)  # three weeks ago
     deal(monday)
