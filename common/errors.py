@@ -298,7 +298,7 @@ class ErrorCode(StrEnum):
     CLUB_NAME_TAKEN = (
         "club_name_taken",
         400,
-        pgettext_lazy("club_name_taken", "There is already a club of that name (in any case)."),
+        pgettext_lazy("club_name_taken", "You are already in a club of that name (in any case)."),
     )
     CLUB_LIMIT = (
         "club_limit",
@@ -306,6 +306,22 @@ class ErrorCode(StrEnum):
         pgettext_lazy("club_limit", "An account owns at most {owned} clubs and is a member of at most {joined}."),
     )
     CLUB_FULL = "club_full", 400, pgettext_lazy("club_full", "This club is full: it has {limit} members.")
+    CLUB_OWNER_LIMIT = (
+        "club_owner_limit",
+        400,
+        pgettext_lazy(
+            "club_owner_limit", "{name} already owns {limit} clubs, the most an account can own: choose another member."
+        ),
+    )
+    CLUB_NO_HEIR = (
+        "club_no_heir",
+        400,
+        pgettext_lazy(
+            "club_no_heir",
+            "No other member can take the club over: each already owns {limit} clubs. Delete the club, or leave it "
+            "later.",
+        ),
+    )
     INVITE_EXPIRED = (
         "invite_expired",
         400,
@@ -324,6 +340,11 @@ class ErrorCode(StrEnum):
         "not_club_owner",
         403,
         pgettext_lazy("not_club_owner", "Only the club's owner can do this."),
+    )
+    CLUB_REMOVED = (
+        "club_removed",
+        403,
+        pgettext_lazy("club_removed", "The club's owner removed you from this club: only they can let you in again."),
     )
 
     # -- the server ----------------------------------------------------------------------------

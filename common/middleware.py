@@ -12,6 +12,7 @@ from django.views import defaults
 
 from .dependencies import is_dependency_error
 from .errors import ErrorCode
+from .observability import path_logged
 from .views import api_error, bad_request, is_api, not_found, permission_denied, service_unavailable
 
 logger = logging.getLogger("yukon.api")
@@ -51,7 +52,9 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if is_dependency_error(exception):
-            logger.warning("dependency down on %s %s: %s", request.method, request.path, type(exception).__name__)
+            logger.warning(
+                "dependency down on %s %s: %s", request.method, path_logged(request.path), type(exception).__name__
+            )
             return service_unavailable(request)
         if not is_api(request):
             return None
@@ -63,5 +66,5 @@ class ApiErrorMiddleware:
         if isinstance(exception, BadRequest | SuspiciousOperation):
             return bad_request(request, exception)
         # The traceback only: no request body or game state goes into the log.
-        logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
+        logger.error("unhandled error on %s %s", request.method, path_logged(request.path), exc_info=exception)
         return api_error(ErrorCode.SERVER_ERROR)

@@ -3,7 +3,9 @@
 Every request gets an id (the caller's ``X-Request-ID`` when it is sane, else a new one). It is
 sent back in ``X-Request-ID`` and stamped on every log line written while the request runs. One
 access line per request records method, path, status, duration and who asked; never a body, a
-game state or a card, so no face-down card can reach a log.
+game state or a card, so no face-down card can reach a log. A path that carries a secret (a club's
+invite, the links that confirm an address, undo an address change or reset a password) is logged
+with the secret cut out (:func:`path_logged`): whoever reads the logs cannot use the links.
 """
 
 from __future__ import annotations
@@ -21,6 +23,23 @@ from django.http import HttpRequest, HttpResponse
 request_id_var: ContextVar[str] = ContextVar("request_id", default="-")
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 access_log = logging.getLogger("yukon.access")
+#: The pages whose address carries a secret after its prefix (frontend/urls.py): a club's invite
+#: (valid 7 days), an address's confirmation and its undo, a password reset (its account id and
+#: token, then ``set-password`` once Django has put the token into the session).
+_SECRET_PATH = re.compile(r"(/(?:clubs/join|account/email|account/email-undo|account/reset)/)[^?#]+")
+#: What stands in a logged path for the secret cut out.
+CUT = "[token]"
+
+
+def path_logged(path: str) -> str:
+    """``path`` as the logs may keep it: a secret link's token cut out.
+
+    >>> path_logged("/clubs/join/eyJjIjo.1tUx:AbC")
+    '/clubs/join/[token]'
+    >>> path_logged("/api/v1/clubs/join")
+    '/api/v1/clubs/join'
+    """
+    return _SECRET_PATH.sub(lambda match: match[1] + CUT, path)
 
 
 class RequestIdFilter(logging.Filter):
@@ -43,7 +62,7 @@ def log_access(request: HttpRequest, response: HttpResponse, *, started: float, 
         "request",
         extra={
             "method": request.method,
-            "path": request.path,
+            "path": path_logged(request.path),
             "status": response.status_code,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             "user": user.pk if user is not None and user.is_authenticated else None,

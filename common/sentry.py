@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sentry_sdk.scrubber import DEFAULT_DENYLIST, DEFAULT_PII_DENYLIST
 
+from .observability import path_logged
+
 if TYPE_CHECKING:
     from sentry_sdk._types import Event
 
@@ -76,6 +78,8 @@ def scrub_event(event: Event, hint: dict[str, Any]) -> Event:
     if isinstance(request, dict):
         request.pop("data", None)  # the body
         request.pop("cookies", None)
+        if isinstance(request.get("url"), str):
+            request["url"] = path_logged(request["url"])  # (an invite's or a mailed link's token)
         headers = request.get("headers")
         if isinstance(headers, dict):
             request["headers"] = {k: v for k, v in headers.items() if k.lower() not in _CREDENTIAL_HEADERS}

@@ -358,8 +358,8 @@ class PackedLog(models.Model):
 
 class WinnableDeal(models.Model):
     """A deal of the pool that "winnable deals only" deals from (games.winnable): a random game code
-    the solver won, kept until one player is dealt it. The worker keeps ``WINNABLE_POOL_SIZE`` of
-    each rule ready."""
+    the solver won, dealt again and again (each time to a player who has not had it, while there
+    is one). The worker grows the pool to ``WINNABLE_POOL_SIZE`` of each rule."""
 
     code = models.CharField(max_length=64, unique=True)
     rule = models.CharField(max_length=8, choices=RuleChoices.choices)

@@ -85,7 +85,7 @@ def game_start(
         # The account's own arrangement of the day's face-down cards (docs/daily.md).
         day, code = deal.date, daily_arrangement(deal=deal, user_id=player.user.pk).code
     elif winnable_only:
-        code = winnable.winnable_deal_take(rule or Rule.CLASSIC)
+        code = winnable.winnable_deal_take(rule or Rule.CLASSIC, player=player)
     elif code is None:
         code = GameCode.random(rule or Rule.CLASSIC)
     engine = EngineGame.new(code)

@@ -130,6 +130,6 @@ def winnable_decide(game_id: str, moves: int, scope: str = "") -> None:
 
 @shared_task(name="games.winnable_deals_fill", **RETRY)
 def winnable_deals_fill_task() -> None:
-    """Beat, every minute (and on demand when a deal is taken): the pool of certified winnable deals
-    topped up to ``WINNABLE_POOL_SIZE`` of each rule (idempotent)."""
+    """Beat, every minute (and on demand while it is not full): the pool of certified winnable deals
+    grown by ``WINNABLE_FILL_BATCH`` towards ``WINNABLE_POOL_SIZE`` of each rule (idempotent)."""
     winnable.winnable_deals_fill()

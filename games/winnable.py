@@ -15,10 +15,12 @@ most often asks early in a game. So the worker decides what the request cannot:
   meanwhile and the page asks again. One decision per player at a time, so asking costs the worker
   at most one solver run per player.
 * **The pool** of certified winnable deals for "winnable deals only" (:func:`winnable_deals_fill`,
-  beat every minute, and :func:`winnable_deal_take`): ``WINNABLE_POOL_SIZE`` random deals of each
-  rule that the solver won within ``WINNABLE_CERTIFY_SECONDS``, like the daily deal's spares. Each
-  is dealt once. A request that finds none left answers ``winnable_not_ready`` (503, Retry-After)
-  and asks for more; none waits for the solver.
+  beat every minute, and :func:`winnable_deal_take`): up to ``WINNABLE_POOL_SIZE`` random deals of
+  each rule that the solver won within ``WINNABLE_CERTIFY_SECONDS``, like the daily deal's spares,
+  grown by ``WINNABLE_FILL_BATCH`` a minute. A deal stays in the pool once dealt: each request
+  gets a random one its player was not dealt before (while there is one), so no client can empty
+  it for the others (issue 50). Only a pool not filled yet answers ``winnable_not_ready`` (503,
+  Retry-After); no request waits for the solver.
 
 Nothing here tells more about the face-down cards than "still winnable?" itself does: the same
 three answers, for practice games only (never today's daily deal), and no line of play.
@@ -41,6 +43,7 @@ from games.solver import Verdict, solve
 
 from .competition import clock
 from .models import DealVerdictChoices, Game, WinnableDeal
+from .players import Player
 
 logger = logging.getLogger(__name__)
 
@@ -173,15 +176,17 @@ def _deal_decide(game_id: str) -> str | None:
 
 
 def winnable_deals_fill() -> dict[str, int]:
-    """Top the pool up to ``WINNABLE_POOL_SIZE`` deals of each rule, each a random deal the solver
-    won within ``WINNABLE_CERTIFY_SECONDS`` (the beat task's work; idempotent: run again on a
-    full pool, it draws nothing). Returns how many each rule has after it."""
+    """Grow the pool towards ``WINNABLE_POOL_SIZE`` deals of each rule, by at most
+    ``WINNABLE_FILL_BATCH`` a run, each a random deal the solver won within
+    ``WINNABLE_CERTIFY_SECONDS`` (the beat task's work; idempotent: run again on a full pool, it
+    draws nothing). Returns how many each rule has after it."""
     size = settings.WINNABLE_POOL_SIZE
     have: dict[str, int] = {}
     for rule in Rule:
         count = WinnableDeal.objects.filter(rule=rule.value).count()
-        for _ in range(max(0, size - count) * DRAWS_PER_DEAL):
-            if count >= size:
+        goal = min(size, count + settings.WINNABLE_FILL_BATCH)
+        for _ in range(max(0, goal - count) * DRAWS_PER_DEAL):
+            if count >= goal:
                 break
             code = GameCode.random(rule)
             if _solve(EngineGame.new(code), settings.WINNABLE_CERTIFY_SECONDS) != DealVerdictChoices.YES:
@@ -196,20 +201,25 @@ def winnable_deals_fill() -> dict[str, int]:
     return have
 
 
-def winnable_deal_take(rule: Rule) -> GameCode:
-    """The oldest deal of ``rule`` in the pool, taken out of it (by a conditional delete: two
-    requests never get the same one); ``winnable_not_ready`` (503) when none is left. Either way
-    the worker is asked to top the pool up (at most once a minute)."""
+def winnable_deal_take(rule: Rule, *, player: Player | None = None) -> GameCode:
+    """A deal of ``rule`` from the pool, at random: one ``player`` has not been dealt from it
+    (their games marked ``winnable_deal``) while there is one, else any. The deals stay in the
+    pool: a certified practice deal is no secret (anyone may deal its code), so dealing it again
+    costs nothing, and no client can empty the pool for the others (issue 50: one guest asking
+    30 times took all 20 deals, and everyone else got ``winnable_not_ready`` until the refill).
+    ``winnable_not_ready`` (503) only before the first deals are certified. The worker is asked
+    to grow the pool (at most once a minute) until it holds ``WINNABLE_POOL_SIZE``."""
     _fill_soon()
-    for _ in range(8):
-        found = WinnableDeal.objects.filter(rule=rule.value).order_by("created_at", "pk").values_list("pk", "code")
-        first = found.first()
-        if first is None:
-            break
-        pk, code = first
-        if WinnableDeal.objects.filter(pk=pk).delete()[0]:
-            return GameCode.parse(code)
-    raise ApplicationError(ErrorCode.WINNABLE_NOT_READY, headers={"Retry-After": str(POOL_RETRY_AFTER)})
+    deals = WinnableDeal.objects.filter(rule=rule.value)
+    if player is not None:
+        dealt = Game.objects.filter(player.owns(), winnable_deal=True, rule=rule.value).values("code")
+        unseen = deals.exclude(code__in=dealt).order_by("?").values_list("code", flat=True).first()
+        if unseen is not None:
+            return GameCode.parse(unseen)
+    code = deals.order_by("?").values_list("code", flat=True).first()
+    if code is None:
+        raise ApplicationError(ErrorCode.WINNABLE_NOT_READY, headers={"Retry-After": str(POOL_RETRY_AFTER)})
+    return GameCode.parse(code)
 
 
 def _fill_soon() -> None:

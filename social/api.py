@@ -168,6 +168,10 @@ def _club_detail(club: Club, user: Any) -> dict[str, Any]:
         "member_list": [{"username": name, "joined_at": joined} for name, joined in members],
         "invite": services.invite_make(club=club) if owner else None,
         "invite_expires_at": timezone.now() + services.INVITE_MAX_AGE if owner else None,
+        "removed": [
+            {"username": name, "removed_at": when}
+            for name, when in (selectors.club_removed(club=club) if owner else [])
+        ],
     }
 
 
@@ -273,13 +277,28 @@ class ClubMemberApi(ApiView):
 
     @extend_schema(
         operation_id="clubs_members_destroy",
-        summary="Leave a club (your own name), or remove a member (its owner); an owner who leaves "
-        "hands the club to its longest member",
-        responses={204: None, **error_responses(401, 403, 404, 429)},
+        summary="Leave a club (your own name), or remove a member (its owner: they stay out until you let them "
+        "in again); an owner who leaves hands the club to its longest member who may own one more",
+        responses={204: None, **error_responses(400, 401, 403, 404, 429)},
     )
     def delete(self, request: Request, slug: str, username: str) -> Response:
         club = selectors.club_of_member(user=request.user, slug=slug)
         services.member_remove(user=request.user, club=club, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubRemovedApi(ApiView):
+    permission_classes = [IsAuthenticated]
+    rate_limits = {"DELETE": limits("follow", "follow_ip")}
+
+    @extend_schema(
+        operation_id="clubs_removed_destroy",
+        summary="Let a player you removed join again with an invite (its owner); nothing changes for anyone else",
+        responses={204: None, **error_responses(401, 403, 404, 429)},
+    )
+    def delete(self, request: Request, slug: str, username: str) -> Response:
+        club = selectors.club_of_member(user=request.user, slug=slug)
+        services.removal_lift(user=request.user, club=club, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -337,7 +356,7 @@ class ClubWeekApi(ApiView):
             for e in selectors.club_week(club=club, monday=monday)
         ]
         iso = monday.isocalendar()
-        body = {"club": club.name, "week": f"{iso.year}-W{iso.week:02d}", "starts": monday, "entries": entries}
+        body = {"club": club.name, "week": f"{iso.year:04d}-W{iso.week:02d}", "starts": monday, "entries": entries}
         return Response(body)
 
 

@@ -33,8 +33,11 @@ class Club(models.Model):
     """A group of players with boards of their own: of each day, and of each ISO week."""
 
     name = models.CharField(max_length=40)
-    # The name as its uniqueness sees it: NFKC, case folded ("Büro" and "BÜRO" are one club).
-    name_key = models.CharField(max_length=160, unique=True)
+    # The name as a comparison sees it: NFKC, case folded ("Büro" and "BÜRO" are one name). Not
+    # unique on the site, only among the clubs one player is in (social.services: a unique name told
+    # strangers that a private club exists).
+    name_key = models.CharField(max_length=160)
+    # The name made readable and a random tail: nothing to guess from a name.
     slug = models.SlugField(max_length=60, unique=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clubs_owned")
     # The invite links name it: raising it revokes every link given out so far.
@@ -58,6 +61,21 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.club_id}"
+
+
+class ClubRemoval(models.Model):
+    """A player the owner removed from a club: no invite lets them in again until the owner lifts
+    it (``social.services.removal_lift``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="clubremoval_club_user_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} removed from {self.club_id}"
 
 
 class ClubWeekEntry(models.Model):

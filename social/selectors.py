@@ -17,15 +17,15 @@ from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Count, F, QuerySet, When, Window
+from django.db.models import Case, Count, F, Q, QuerySet, When, Window
 from django.db.models.functions import Rank
 
 from common.errors import ApplicationError, ErrorCode
 from stats.models import DailyBucket, DailyResult
-from stats.selectors import daily_rank
+from stats.selectors import BOARD_SIZE, daily_rank
 from stats.standing import TIME, TIME_BUCKET_MS, TIME_BUCKETS
 
-from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
+from .models import Club, ClubRemoval, ClubWeekEntry, Follow, Membership, Privacy
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +66,26 @@ def follows(*, user: Any, other: Any) -> bool:
 
 def friends_board(*, day: date, user: Any) -> FriendsBoard:
     """``day``'s counted results of ``user`` and of the accounts ``user`` follows, ranked among
-    themselves (time, then moves, then finish time), each with its place on the whole board."""
-    followed = Follow.objects.filter(follower=user).values("followed_id")
+    themselves (time, then moves, then finish time), each with its place on the whole board.
+
+    A followed player who hid their profile is on it only if they follow ``user`` back (as their
+    profile shows only to them), or where the whole board shows the line anyway: a place in the
+    top :data:`stats.selectors.BOARD_SIZE` of a day whose board is stored. Anything else would
+    show to anyone who follows them what the hidden profile keeps from them (issue 50)."""
+    following = Follow.objects.filter(follower=user)
+    hidden = Privacy.objects.filter(profile_hidden=True).values("user_id")
+    follow_back = Follow.objects.filter(followed=user).values("follower_id")
+    withheld = following.filter(followed_id__in=hidden).exclude(followed_id__in=follow_back)
+    shown = following.exclude(pk__in=withheld.values("pk")).values("followed_id")
     me = get_user_model().objects.filter(pk=user.pk).values("pk")
-    entries = day_board(day=day, accounts=followed.union(me, all=True), me=user)
-    return FriendsBoard(day=day, following=followed.count(), entries=entries)
+    on_the_whole_board = Q(user_id__in=withheld.values("followed_id"), rank__lte=BOARD_SIZE)
+    entries = day_board(day=day, accounts=shown.union(me, all=True), me=user, also=on_the_whole_board)
+    return FriendsBoard(day=day, following=following.count(), entries=entries)
 
 
-def day_board(*, day: date, accounts: QuerySet[Any], me: Any) -> list[FriendEntry]:
-    """The counted results of ``day`` of the ``accounts`` (a query of account ids), ranked among
+def day_board(*, day: date, accounts: QuerySet[Any], me: Any, also: Q | None = None) -> list[FriendEntry]:
+    """The counted results of ``day`` of the ``accounts`` (a query of account ids; ``also``: the
+    results a condition adds to theirs), ranked among
     themselves, each with its place on the whole board: exact where the day's rebuild stored it
     and for ``me``; for the others of a day still open, the place their 5-second bucket of the
     day's time histogram puts them at (:func:`_place_estimate`). At most four queries.
@@ -84,8 +95,9 @@ def day_board(*, day: date, accounts: QuerySet[Any], me: Any) -> list[FriendEntr
     more to build and to send than the database took to answer (bench/social_bench.py)."""
     me_id = me.pk  # (once: the request's user is a lazy object, dear to ask 500 times)
     mine = Case(When(user_id=me_id, then=F("finished_at")), default=None)  # the one instant parsed
+    whose = Q(user_id__in=accounts) if also is None else Q(user_id__in=accounts) | also
     rows = list(
-        DailyResult.objects.filter(day=day, user_id__in=accounts)
+        DailyResult.objects.filter(whose, day=day)
         .order_by("time_ms", "moves", "finished_at", "pk")
         .values_list(
             "user_id",
@@ -186,6 +198,13 @@ def club_members(*, club: Club) -> list[tuple[str, datetime]]:
 def club_day(*, club: Club, day: date, user: Any) -> list[FriendEntry]:
     """``day``'s counted results of the club's members, ranked within the club."""
     return day_board(day=day, accounts=Membership.objects.filter(club=club).values("user_id"), me=user)
+
+
+def club_removed(*, club: Club) -> list[tuple[str, datetime]]:
+    """The players the owner removed from the club (and has not let in again), the latest first."""
+    return list(
+        ClubRemoval.objects.filter(club=club).order_by("-removed_at", "pk").values_list("user__username", "removed_at")
+    )
 
 
 def club_week(*, club: Club, monday: date) -> list[dict[str, Any]]:

@@ -77,6 +77,11 @@ class ClubMemberSerializer(serializers.Serializer):
     joined_at = serializers.DateTimeField()
 
 
+class ClubRemovedSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    removed_at = serializers.DateTimeField()
+
+
 class ClubDetailSerializer(ClubSerializer):
     """A club as its members see it; its invite for the owner only."""
 
@@ -87,6 +92,11 @@ class ClubDetailSerializer(ClubSerializer):
         "`/clubs/join/{invite}`); every invite stops working when the owner revokes them. Null for members.",
     )
     invite_expires_at = serializers.DateTimeField(allow_null=True)
+    removed = ClubRemovedSerializer(
+        many=True,
+        help_text="For the owner: the players removed from the club, who cannot join again until the owner lets "
+        "them (`DELETE clubs/{slug}/removed/{name}`). Empty for members.",
+    )
 
 
 class ClubDaySerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from datetime import date, datetime, timedelta
 from functools import partial
@@ -9,8 +10,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import transaction
+from django.db.models import Count, F
 from django.utils.text import slugify
 
 from common.errors import ApplicationError, ErrorCode
@@ -19,7 +20,7 @@ from games.models import Game
 from stats.models import DailyResult
 from stats.selectors import user_by_username
 
-from .models import Club, ClubWeekEntry, Follow, Membership, Privacy
+from .models import Club, ClubRemoval, ClubWeekEntry, Follow, Membership, Privacy
 
 #: The most players one account follows: a friends' board stays one short read.
 MAX_FOLLOWED = 500
@@ -59,12 +60,12 @@ MAX_MEMBERS = 500
 #: How long an invite link lets people in (the owner renews it, or revokes every link at once).
 INVITE_MAX_AGE = timedelta(days=7)
 _INVITE_SALT = "social.club-invite"
-#: Paths beside the clubs' own (``clubs/join``, the page ``/clubs/join/<invite>``).
-_RESERVED_SLUGS = frozenset({"join"})
+#: The letters of a slug's random tail (no 0/o, 1/l: it is read aloud and typed too).
+_SLUG_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"
 
 
 def club_name_clean(name: str) -> tuple[str, str]:
-    """The name as shown (NFKC, spaces at its ends and runs of them trimmed) and as its uniqueness
+    """The name as shown (NFKC, spaces at its ends and runs of them trimmed) and as a comparison
     sees it (case folded); ``bad_club_name`` unless it has 3 to 40 characters."""
     shown = " ".join(unicodedata.normalize("NFKC", name).split())
     if not 3 <= len(shown) <= 40 or not shown.isprintable():
@@ -79,13 +80,25 @@ def _limits_check(user: Any, *, owning: bool) -> None:
         raise ApplicationError(ErrorCode.CLUB_LIMIT, owned=MAX_CLUBS_OWNED, joined=MAX_CLUBS_JOINED)
 
 
-def _slug_for(name: str) -> str:
-    base = (slugify(name) or "club")[:50]
-    slug, n = base, 1
-    while slug in _RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
+def _slug_new(name: str) -> str:
+    """A new club's slug: its name made readable, and a random tail, so that nobody can tell from
+    a slug (or from a club made under a name) whether another club of that name exists."""
+    base = (slugify(name) or "club")[:40]
+    while True:
+        slug = f"{base}-{''.join(secrets.choice(_SLUG_LETTERS) for _ in range(8))}"
+        if not Club.objects.filter(slug=slug).exists():  # (40 bits: a clash is one in a trillion)
+            return slug
+
+
+def _name_free_check(user: Any, key: str, *, club: Club | None = None) -> None:
+    """``club_name_taken`` if ``user`` is a member of another club of that name: a club's name is
+    not unique on the site (its uniqueness told everyone that a private club of that name exists,
+    issue 50), only among the clubs each player sees, so that their list tells them apart."""
+    others = Club.objects.filter(name_key=key, pk__in=Membership.objects.filter(user=user).values("club_id"))
+    if club is not None:
+        others = others.exclude(pk=club.pk)
+    if others.exists():
+        raise ApplicationError(ErrorCode.CLUB_NAME_TAKEN)
 
 
 def _lock_account(user: Any) -> None:
@@ -94,18 +107,15 @@ def _lock_account(user: Any) -> None:
 
 
 def club_create(*, user: Any, name: str) -> Club:
-    """A new club of ``user`` (its owner and first member); ``club_name_taken``, ``club_limit``."""
+    """A new club of ``user`` (its owner and first member); ``club_name_taken`` (only among the
+    user's own clubs), ``club_limit``."""
     shown, key = club_name_clean(name)
-    try:
-        with transaction.atomic():
-            _lock_account(user)
-            _limits_check(user, owning=True)
-            if Club.objects.filter(name_key=key).exists():
-                raise ApplicationError(ErrorCode.CLUB_NAME_TAKEN)
-            club = Club.objects.create(name=shown, name_key=key, slug=_slug_for(shown), owner=user)
-            Membership.objects.create(club=club, user=user)
-    except IntegrityError:  # (the same name or slug made at the same moment)
-        raise ApplicationError(ErrorCode.CLUB_NAME_TAKEN) from None
+    with transaction.atomic():
+        _lock_account(user)
+        _limits_check(user, owning=True)
+        _name_free_check(user, key)
+        club = Club.objects.create(name=shown, name_key=key, slug=_slug_new(shown), owner=user)
+        Membership.objects.create(club=club, user=user)
     return club
 
 
@@ -124,7 +134,8 @@ def invite_revoke(*, user: Any, club: Club) -> Club:
 
 def club_join(*, user: Any, invite: str) -> Club:
     """``user`` joins the club of ``invite`` (a member already: nothing changes);
-    ``invite_expired``, ``club_full``, ``club_limit``."""
+    ``invite_expired``, ``club_removed`` (the owner removed them and has not let them back in),
+    ``club_full``, ``club_limit``."""
     try:
         data = signing.TimestampSigner(salt=_INVITE_SALT).unsign_object(invite, max_age=INVITE_MAX_AGE)
         club_id, generation = int(data["c"]), int(data["g"])
@@ -137,6 +148,8 @@ def club_join(*, user: Any, invite: str) -> Club:
             raise ApplicationError(ErrorCode.INVITE_EXPIRED)
         if Membership.objects.filter(club=club, user=user).exists():
             return club
+        if ClubRemoval.objects.filter(club=club, user=user).exists():
+            raise ApplicationError(ErrorCode.CLUB_REMOVED)
         _limits_check(user, owning=False)
         if Membership.objects.filter(club=club).count() >= MAX_MEMBERS:
             raise ApplicationError(ErrorCode.CLUB_FULL, limit=MAX_MEMBERS)
@@ -151,24 +164,27 @@ def _owner_check(user: Any, club: Club) -> None:
 
 
 def club_change(*, user: Any, club: Club, name: str | None = None, owner: str | None = None) -> Club:
-    """The owner renames ``club`` and/or hands it over to one of its members."""
+    """The owner renames ``club`` and/or hands it over to one of its members, who must own fewer
+    than :data:`MAX_CLUBS_OWNED` clubs (``club_owner_limit``); the new owner is not asked first
+    (docs/social.md: owning adds powers and no duty, and they can hand it on or leave)."""
     _owner_check(user, club)
     with transaction.atomic():
         if name is not None:
             shown, key = club_name_clean(name)
-            if Club.objects.filter(name_key=key).exclude(pk=club.pk).exists():
-                raise ApplicationError(ErrorCode.CLUB_NAME_TAKEN)
+            _name_free_check(user, key, club=club)
             club.name, club.name_key = shown, key
         if owner is not None:
             heir = Membership.objects.filter(club=club, user__username__iexact=owner).select_related("user").first()
             if heir is None:
                 raise ApplicationError(ErrorCode.NOT_FOUND)
+            if heir.user_id != club.owner_id:
+                _lock_account(heir.user)  # (two hand-overs to one player at once cannot pass the limit)
+                if Club.objects.filter(owner=heir.user).count() >= MAX_CLUBS_OWNED:
+                    raise ApplicationError(
+                        ErrorCode.CLUB_OWNER_LIMIT, name=heir.user.get_username(), limit=MAX_CLUBS_OWNED
+                    )
             club.owner = heir.user
-        try:
-            with transaction.atomic():
-                club.save(update_fields=["name", "name_key", "owner"])
-        except IntegrityError:
-            raise ApplicationError(ErrorCode.CLUB_NAME_TAKEN) from None
+        club.save(update_fields=["name", "name_key", "owner"])
     return club
 
 
@@ -179,42 +195,92 @@ def club_delete(*, user: Any, club: Club) -> None:
 
 def member_remove(*, user: Any, club: Club, username: str) -> None:
     """A member leaves (``username`` is their own name), or the owner removes a member. An owner
-    who leaves hands the club to its longest member, or deletes it when alone."""
+    who leaves hands the club to its longest member who may own one more (``club_no_heir`` if
+    none may), or deletes it when alone. A removed member stays out, whatever link they have,
+    until the owner lets them in again (:func:`removal_lift`)."""
     if username.casefold() == user.get_username().casefold():
         _leave(club, user)
         return
     _owner_check(user, club)
-    removed, _ = Membership.objects.filter(club=club, user__username__iexact=username).exclude(user=user).delete()
-    if removed:
-        _weeks_rebuild_later([club.pk])
-
-
-def _leave(club: Club, user: Any) -> None:
-    _weeks_rebuild_later([club.pk])
     with transaction.atomic():
-        Membership.objects.filter(club=club, user=user).delete()
+        member = (
+            Membership.objects.filter(club=club, user__username__iexact=username)
+            .exclude(user=user)
+            .select_related("user")
+            .first()
+        )
+        if member is None:
+            return
+        member.delete()
+        ClubRemoval.objects.get_or_create(club=club, user=member.user)
+        _member_gone(club.pk, member.user_id)
+
+
+def removal_lift(*, user: Any, club: Club, username: str) -> None:
+    """The owner lets a player they removed join again with an invite (not removed: nothing changes)."""
+    _owner_check(user, club)
+    ClubRemoval.objects.filter(club=club, user__username__iexact=username).delete()
+
+
+def _heir(club: Club, leaving: Any) -> Any | None:
+    """The member longest in ``club`` (but ``leaving``) who owns fewer than :data:`MAX_CLUBS_OWNED`
+    clubs, their account locked; None if no member may own one more."""
+    candidates = (
+        Membership.objects.filter(club=club)
+        .exclude(user_id=leaving.pk)
+        .annotate(owned=Count("user__clubs_owned"))
+        .filter(owned__lt=MAX_CLUBS_OWNED)
+        .order_by("joined_at", "pk")
+        .select_related("user")
+    )
+    for member in candidates[:5]:
+        _lock_account(member.user)  # (then counted again: a club handed to them meanwhile counts)
+        if Club.objects.filter(owner=member.user).count() < MAX_CLUBS_OWNED:
+            return member.user
+    return None
+
+
+def _leave(club: Club, user: Any, *, account_deleted: bool = False) -> None:
+    with transaction.atomic():
         if club.owner_id == user.pk:
-            heir = Membership.objects.filter(club=club).order_by("joined_at", "pk").first()
+            if not Membership.objects.filter(club=club).exclude(user=user).exists():
+                club.delete()  # (left by its last member)
+                return
+            heir = _heir(club, user)
             if heir is None:
-                club.delete()
-            else:
-                Club.objects.filter(pk=club.pk).update(owner=heir.user_id)
+                if not account_deleted:
+                    raise ApplicationError(ErrorCode.CLUB_NO_HEIR, limit=MAX_CLUBS_OWNED)
+                club.delete()  # (an account that goes cannot keep it, and nobody may take it)
+                return
+            Club.objects.filter(pk=club.pk).update(owner=heir)
+        Membership.objects.filter(club=club, user=user).delete()
+        _member_gone(club.pk, user.pk)
 
 
 def account_clubs_leave(*, user: Any) -> None:
     """Before an account is deleted: it leaves every club, handing those it owns to their longest
-    members (a club with nobody else goes)."""
+    members who may own one more (a club with nobody else, or nobody who may, goes)."""
     for club in Club.objects.filter(memberships__user=user).distinct():
-        _leave(club, user)
+        _leave(club, user, account_deleted=True)
 
 
-def _weeks_rebuild_later(club_ids: list[int]) -> None:
-    """After the commit: the clubs' standings of this week and the last without the ones who left."""
+def _member_gone(club_id: int, user_id: int) -> None:
+    """A member left or was removed: they leave nothing behind on the club's boards. Their lines go
+    from every week's standing of the club now, and each of those weeks (and this week and the
+    last) is recomputed without them after the commit: later members never see who left."""
+    weeks = set(ClubWeekEntry.objects.filter(club_id=club_id, user_id=user_id).values_list("week", flat=True))
+    ClubWeekEntry.objects.filter(club_id=club_id, user_id=user_id).delete()
+    _weeks_rebuild_later([club_id], weeks=weeks)
+
+
+def _weeks_rebuild_later(club_ids: list[int], *, weeks: set[date] | None = None) -> None:
+    """After the commit: the clubs' standings of this week, the last and ``weeks`` recomputed from
+    their members now."""
     from . import tasks
 
     this_week = week_monday(clock.today())
     for club_id in club_ids:
-        for week in (this_week - timedelta(days=7), this_week):
+        for week in sorted({this_week - timedelta(days=7), this_week, *(weeks or ())}):
             transaction.on_commit(partial(tasks.club_week_rebuild.delay, club_id, week.isoformat()), robust=True)
 
 

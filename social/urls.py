@@ -12,6 +12,7 @@ urlpatterns = [
     path("clubs/<str:slug>", api.ClubDetailApi.as_view(), name="club"),
     path("clubs/<str:slug>/invite", api.ClubInviteApi.as_view(), name="club-invite"),
     path("clubs/<str:slug>/members/<str:username>", api.ClubMemberApi.as_view(), name="club-member"),
+    path("clubs/<str:slug>/removed/<str:username>", api.ClubRemovedApi.as_view(), name="club-removed"),
     path("clubs/<str:slug>/daily/<str:day>", api.ClubDayApi.as_view(), name="club-daily"),
     path("clubs/<str:slug>/week/<str:week>", api.ClubWeekApi.as_view(), name="club-week"),
 ]

@@ -311,9 +311,12 @@ DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
 # CPU seconds the worker's solver has for deciding a game's deal as it is dealt, or a position the
 # request's small budget could not settle (then the answer is "unknown" after all).
 WINNABLE_DECIDE_SECONDS = float(os.environ.get("WINNABLE_DECIDE_SECONDS", "3"))
-# Deals of each rule kept ready for "winnable deals only", each won by the solver within
-# WINNABLE_CERTIFY_SECONDS of CPU; each is dealt once, and the beat tops the pool up every minute.
-WINNABLE_POOL_SIZE = int(os.environ.get("WINNABLE_POOL_SIZE", "20"))
+# Deals of each rule kept for "winnable deals only", each won by the solver within
+# WINNABLE_CERTIFY_SECONDS of CPU. They are dealt again and again (a random one the player has not
+# had), so nobody can empty the pool; the beat grows it by WINNABLE_FILL_BATCH a minute up to
+# WINNABLE_POOL_SIZE (500 classic deals: about 90 s of the worker's CPU, once; docs/capacity.md).
+WINNABLE_POOL_SIZE = int(os.environ.get("WINNABLE_POOL_SIZE", "500"))
+WINNABLE_FILL_BATCH = int(os.environ.get("WINNABLE_FILL_BATCH", "20"))
 WINNABLE_CERTIFY_SECONDS = float(os.environ.get("WINNABLE_CERTIFY_SECONDS", "1"))
 # A won ranked attempt faster than a human is held for review (docs/fair-play.md): under this long
 # in all, or with a median gap between consecutive moves under this.

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from common.errors import ApplicationError
 from games.competition import clock
 from social import services
 from social.models import Club, Follow, Membership
@@ -60,7 +61,8 @@ def test_a_club_is_made_its_link_joins_a_second_browser_and_both_see_the_boards(
     owner.goto("/clubs")
     owner.locator("#club-name").fill("Büro-Patience")
     owner.locator("#club-create button[type=submit]").click()
-    owner.wait_for_url("**/clubs/buro-patience")
+    owner.wait_for_url("**/clubs/buro-patience-*")  # (the name made readable, and 8 random letters)
+    slug = Club.objects.get().slug
     owner.locator("#club-invite").wait_for(state="visible")
     link = owner.locator("#club-invite").input_value()
     assert "/clubs/join/" in link
@@ -69,10 +71,10 @@ def test_a_club_is_made_its_link_joins_a_second_browser_and_both_see_the_boards(
     log_in(friend, finn)
     friend.goto(link)
     friend.locator("#club-join").click()
-    friend.wait_for_url("**/clubs/buro-patience?joined=1")
+    friend.wait_for_url(f"**/clubs/{slug}?joined=1")
     friend.wait_for_function("() => document.body.dataset.clubReady === '1'")
     assert "beigetreten" in friend.locator("#club-note").inner_text()
-    assert Membership.objects.filter(club__slug="buro-patience").count() == 2
+    assert Membership.objects.filter(club__slug=slug).count() == 2
     day_rows = friend.locator("#club-day-body tr")
     assert day_rows.count() == 2 and "Finn" in day_rows.nth(0).inner_text()
     assert friend.locator("#club-invite-section").is_hidden()  # (the link is the owner's to give)
@@ -85,6 +87,37 @@ def test_a_club_is_made_its_link_joins_a_second_browser_and_both_see_the_boards(
     week = owner.locator("#club-week-body tr")
     assert week.count() == 2
     assert "Finn" in week.nth(0).inner_text() and "2" in week.nth(0).inner_text()
+
+
+@pytest.mark.parametrize(("locale", "viewport"), WAYS)
+def test_the_owner_removes_a_member_who_stays_out_until_let_in_again_on_the_clubs_page(
+    new_page: Any, locale: str, viewport: Any
+) -> None:
+    olga, finn = factories.user(username="Olga"), factories.user(username="Finn")
+    club = services.club_create(user=olga, name="Stammtisch")
+    link = services.invite_make(club=club)
+    services.club_join(user=finn, invite=link)
+    page = new_page(locale=locale, viewport=viewport, has_touch=viewport is PHONE)
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    log_in(page, olga)
+    page.goto(f"/clubs/{club.slug}")
+    page.wait_for_function("() => document.body.dataset.clubReady === '1'")
+    assert page.locator("#club-removed-part").is_hidden()
+
+    page.locator("#club-members button", has_text="Entfernen" if locale == "de-DE" else "Remove").click()
+
+    page.locator("#club-removed-part").wait_for(state="visible")
+    assert "Finn" in asked[0] and ("bis du es erlaubst" in asked[0] or "until you let them" in asked[0])
+    assert "Finn" in page.locator("#club-removed").inner_text()
+    assert not Membership.objects.filter(club=club, user=finn).exists()
+    with pytest.raises(ApplicationError) as refused:
+        services.club_join(user=finn, invite=link)
+    assert refused.value.code == "club_removed"
+    lift = "Wieder hereinlassen" if locale == "de-DE" else "Let in again"
+    page.locator("#club-removed button", has_text=lift).click()
+    page.locator("#club-removed-part").wait_for(state="hidden")
+    assert services.club_join(user=finn, invite=link) == club
 
 
 @pytest.mark.parametrize(("locale", "viewport"), WAYS)

@@ -4,6 +4,7 @@ request's budget cannot settle ("deciding" meanwhile), and the pool that "winnab
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from games import winnable
 from games.competition import clock
@@ -53,14 +54,14 @@ def test_a_winnable_only_game_is_dealt_from_the_pool_and_marked_winnable(
     player, small_pool, winnable_asked, undecided_in_the_request
 ):
     winnable.winnable_deals_fill()
-    oldest = WinnableDeal.objects.filter(rule="relaxed").order_by("created_at", "pk").first()
+    pool = set(WinnableDeal.objects.filter(rule="relaxed").values_list("code", flat=True))
 
     response = player.post("/api/v1/games", {"rule": "relaxed", "winnable_only": True})
 
     assert response.status_code == 201
     state = response.json()
-    assert (state["code"], state["rule"], state["winnable_deal"]) == (oldest.code, "relaxed", True)
-    assert not WinnableDeal.objects.filter(pk=oldest.pk).exists()  # dealt once
+    assert (state["code"] in pool, state["rule"], state["winnable_deal"]) == (True, "relaxed", True)
+    assert WinnableDeal.objects.filter(rule="relaxed").count() == 3  # (it stays for the others)
     assert Game.objects.get(pk=state["id"]).deal_verdict == "yes"
     assert ("fill",) in winnable_asked  # the pool is topped up again
     assert not [asked for asked in winnable_asked if asked[0] == "decide"]  # nothing left to decide
@@ -69,6 +70,29 @@ def test_a_winnable_only_game_is_dealt_from_the_pool_and_marked_winnable(
     assert undecided_in_the_request == []
     # Any other deal is not marked.
     assert player.post("/api/v1/games", {"rule": "relaxed"}).json()["winnable_deal"] is False
+
+
+def test_one_client_asking_again_and_again_leaves_every_other_player_a_winnable_deal(small_pool, winnable_asked):
+    winnable.winnable_deals_fill()
+    pool = set(WinnableDeal.objects.filter(rule="classic").values_list("code", flat=True))
+    greedy = APIClient()
+
+    dealt = [greedy.post("/api/v1/games", {"winnable_only": True}) for _ in range(10)]
+
+    assert [response.status_code for response in dealt] == [201] * 10
+    codes = [response.json()["code"] for response in dealt]
+    assert set(codes[:3]) == pool  # (a deal not dealt to this player before, while there is one)
+    assert set(codes) == pool  # (then repeats: never "not ready")
+    for other in (APIClient(), factories.token_client(factories.user())):
+        response = other.post("/api/v1/games", {"winnable_only": True})
+        assert response.status_code == 201 and response.json()["winnable_deal"] is True
+        assert response.json()["code"] in pool
+
+
+def test_the_pool_grows_by_a_batch_a_run_up_to_its_size(settings):
+    settings.WINNABLE_POOL_SIZE, settings.WINNABLE_FILL_BATCH = 5, 2
+
+    assert [winnable.winnable_deals_fill()["relaxed"] for _ in range(4)] == [2, 4, 5, 5]
 
 
 def test_with_the_pool_empty_a_winnable_only_game_waits_for_it(player, winnable_asked):

@@ -306,3 +306,38 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_per_ip_limit(guest, se
         assert_error(response, 400, "bad_credentials")
     response = guest.post("/api/v1/auth/login", {"username": "u9", "password": "x"}, HTTP_X_FORWARDED_FOR="10.9.9.9")
     assert_error(response, 429, "throttled")
+
+
+@pytest.mark.django_db
+def test_the_access_log_keeps_no_token_of_an_invite_or_a_mailed_link(caplog: pytest.LogCaptureFixture) -> None:
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    from accounts.services import email_confirmation_token, email_undo_token
+    from social import services as social
+
+    owner = factories.user(username="Olga")
+    invite = social.invite_make(club=social.club_create(user=owner, name="Stammtisch"))
+    uid = urlsafe_base64_encode(force_bytes(owner.pk))
+    secrets_sent = {
+        f"/clubs/join/{invite}": invite,
+        f"/account/email/{email_confirmation_token(user_id=owner.pk, email='new@example.com')}": "",
+        f"/account/email-undo/{email_undo_token(user_id=owner.pk, previous='olga@example.com')}": "",
+        f"/account/reset/{uid}/{default_token_generator.make_token(owner)}": "",
+    }
+    browser = Client()
+    browser.force_login(owner)
+    with caplog.at_level(logging.INFO, logger="yukon.access"):
+        for path in secrets_sent:
+            browser.get(path)
+    logged = [record.path for record in caplog.records if record.name == "yukon.access"]
+
+    assert logged == [
+        "/clubs/join/[token]",
+        "/account/email/[token]",
+        "/account/email-undo/[token]",
+        "/account/reset/[token]",
+    ]
+    tokens = [path.rsplit("/", 1)[1] for path in secrets_sent]
+    assert not [token for token in tokens if any(token in line for line in caplog.text.splitlines())]

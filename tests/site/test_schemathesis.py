@@ -137,11 +137,12 @@ SETTINGS: dict[str, Any] = {
             # which invites are still valid (signed, 7 days, revocable), how many clubs an account
             # has or follows, or which ISO weeks exist (2026-W54 does not): these refuse
             # well-formed requests with 400 (`club_name_taken`, `bad_club_name` for a name of
-            # only spaces, `club_limit`, `club_full`, `invite_expired`, `follow_self`,
-            # `follow_limit`, `bad_week`) by design.
+            # only spaces, `club_limit`, `club_owner_limit`, `club_no_heir`, `club_full`,
+            # `invite_expired`, `follow_self`, `follow_limit`, `bad_week`) by design.
             "include-operation-id": [
                 "clubs_create",
                 "clubs_join",
+                "clubs_members_destroy",
                 "clubs_partial_update",
                 "clubs_week",
                 "players_follow_create",

@@ -162,3 +162,13 @@ def test_the_text_scrubber_takes_out_a_stored_states_columns() -> None:
 def test_the_text_scrubber_leaves_ids_and_single_cards_alone() -> None:
     text = "move 7H to t5 in game 4c5d3d2c-0000-4000-8000-000000000001 of YU1-C-AAAAAAB: ['KD', '8h9DTS']"
     assert scrub_text(text) == "move 7H to t5 in game 4c5d3d2c-0000-4000-8000-000000000001 of [code]: ['KD', '[cards]']"
+
+
+def test_an_error_report_names_a_secret_links_page_without_its_token() -> None:
+    from common.sentry import scrub_event
+
+    event = {"request": {"url": "https://yukon.example.com/clubs/join/eyJjIjoxLCJnIjowfQ:1vRxyz:Sig", "method": "GET"}}
+
+    scrubbed = scrub_event(event, {})  # type: ignore[arg-type]
+
+    assert scrubbed["request"]["url"] == "https://yukon.example.com/clubs/join/[token]"

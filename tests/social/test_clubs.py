@@ -46,13 +46,32 @@ def test_a_club_is_made_joined_through_its_invite_and_seen_by_its_members_only()
     assert day.status_code == 200 and day.json()["members"] == 2
 
 
-def test_club_names_are_unique_in_any_case_and_of_3_to_40_characters():
+def test_club_names_are_unique_among_a_players_own_clubs_in_any_case_and_of_3_to_40_characters():
     client = factories.token_client(factories.user())
     assert _make(client, "Büro").status_code == 201
     assert _make(client, "BÜRO").json()["error"] == "club_name_taken"
     assert _make(client, "  ab ").json()["error"] == "bad_club_name"
     assert _make(client, "x" * 41).status_code == 400
     assert _make(client, "join").json()["slug"] != "join"  # (the path clubs/join stays the join's)
+
+
+def test_a_stranger_learns_nothing_of_a_private_club_from_its_name_or_slug():
+    olga, otto = factories.user(username="Olga"), factories.user(username="Otto")
+    private = _make(factories.token_client(olga), "Büro-Patience").json()
+    as_otto = factories.token_client(otto)
+
+    # the same name in another case and width is free for him: no probe tells it is in use
+    probes = [_make(as_otto, name) for name in ("BÜRO-PATIENCE", "Ｂüro-Patience")]
+
+    assert [probe.status_code for probe in probes] == [201, 400]  # (the second is now his own name)
+    assert probes[1].json()["error"] == "club_name_taken"
+    mine = probes[0].json()
+    assert mine["slug"] != private["slug"] and not mine["slug"].endswith("-2")
+    assert private["slug"].startswith("buro-patience-") and len(private["slug"]) == len("buro-patience-") + 8
+    assert as_otto.get(f"/api/v1/clubs/{private['slug']}").status_code == 404
+    renamed = as_otto.patch(f"/api/v1/clubs/{mine['slug']}", {"name": "büro-patience!"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["slug"] == mine["slug"]
+    assert Club.objects.count() == 2
 
 
 def test_an_account_owns_at_most_5_clubs():
@@ -191,3 +210,130 @@ def test_a_result_on_the_board_reaches_the_week_of_its_players_clubs_through_the
     stats_services.game_results_record(game_id=game.pk)
     tasks.club_weeks_update(str(game.pk))
     assert not ClubWeekEntry.objects.filter(club=club).exists()
+
+
+def test_a_week_is_named_back_as_it_was_asked_even_in_the_year_1():
+    owner = factories.user(username="Olga")
+    club = services.club_create(user=owner, name="Stammtisch")
+
+    body = factories.token_client(owner).get(f"/api/v1/clubs/{club.slug}/week/0001-W01").json()
+
+    assert (body["week"], body["starts"], body["entries"]) == ("0001-W01", "0001-01-01", [])
+
+
+def _five_clubs(user):
+    for n in range(services.MAX_CLUBS_OWNED):
+        services.club_create(user=user, name=f"{user.username}'s club {n}")
+
+
+def test_a_club_is_handed_over_only_to_a_member_who_owns_fewer_than_5():
+    owner, busy, free = (factories.user(username=n) for n in ("Olga", "Busy", "Free"))
+    club = services.club_create(user=owner, name="Stammtisch")
+    for member in (busy, free):
+        services.club_join(user=member, invite=services.invite_make(club=club))
+    _five_clubs(busy)
+    as_owner = factories.token_client(owner)
+
+    refused = as_owner.patch(f"/api/v1/clubs/{club.slug}", {"owner": "busy", "name": "Neu"}, format="json")
+
+    assert refused.status_code == 400 and refused.json()["error"] == "club_owner_limit"
+    assert "Busy" in refused.json()["detail"] and "5" in refused.json()["detail"]
+    club.refresh_from_db()
+    assert (club.owner, club.name) == (owner, "Stammtisch")  # (nothing changed, the name neither)
+    assert Club.objects.filter(owner=busy).count() == services.MAX_CLUBS_OWNED
+    assert as_owner.patch(f"/api/v1/clubs/{club.slug}", {"owner": "free"}, format="json").json()["owner"] == "Free"
+
+
+def test_an_owner_who_leaves_hands_the_club_to_the_longest_member_under_the_limit_or_cannot_leave():
+    owner, busy, free = (factories.user(username=n) for n in ("Olga", "Busy", "Free"))
+    club = services.club_create(user=owner, name="Stammtisch")
+    services.club_join(user=busy, invite=services.invite_make(club=club))
+    _five_clubs(busy)
+    as_owner = factories.token_client(owner)
+
+    refused = as_owner.delete(f"/api/v1/clubs/{club.slug}/members/Olga")
+
+    assert refused.status_code == 400 and refused.json()["error"] == "club_no_heir"
+    assert Membership.objects.filter(club=club, user=owner).exists()
+    assert Club.objects.get(pk=club.pk).owner == owner
+    services.club_join(user=free, invite=services.invite_make(club=club))
+    assert as_owner.delete(f"/api/v1/clubs/{club.slug}/members/Olga").status_code == 204
+    assert Club.objects.get(pk=club.pk).owner == free  # (Busy joined first, but owns 5 already)
+    assert Club.objects.filter(owner=busy).count() == services.MAX_CLUBS_OWNED
+
+
+def test_a_deleted_owners_club_goes_to_a_member_under_the_limit_or_goes_with_them():
+    owner, busy, free = (factories.user(username=n) for n in ("Olga", "Busy", "Free"))
+    kept = services.club_create(user=owner, name="Stammtisch")
+    lost = services.club_create(user=owner, name="Skatrunde")
+    services.club_join(user=busy, invite=services.invite_make(club=kept))
+    services.club_join(user=free, invite=services.invite_make(club=kept))
+    services.club_join(user=busy, invite=services.invite_make(club=lost))
+    _five_clubs(busy)
+
+    assert factories.token_client(owner).delete("/api/v1/auth/me", {"password": factories.PASSWORD}).status_code == 204
+
+    assert Club.objects.get(pk=kept.pk).owner == free
+    assert not Club.objects.filter(pk=lost.pk).exists()  # (nobody in it may own one more)
+    assert Club.objects.filter(owner=busy).count() == services.MAX_CLUBS_OWNED
+
+
+def test_a_removed_member_stays_out_with_any_link_until_the_owner_lets_them_in_again():
+    owner, finn = factories.user(username="Olga"), factories.user(username="Finn")
+    club = services.club_create(user=owner, name="Stammtisch")
+    link = services.invite_make(club=club)
+    services.club_join(user=finn, invite=link)
+    as_owner, as_finn = factories.token_client(owner), factories.token_client(finn)
+
+    assert as_owner.delete(f"/api/v1/clubs/{club.slug}/members/Finn").status_code == 204
+    again = as_finn.post("/api/v1/clubs/join", {"invite": link}, format="json")
+    fresh = as_finn.post("/api/v1/clubs/join", {"invite": services.invite_make(club=club)}, format="json")
+
+    assert again.status_code == 403 and again.json()["error"] == "club_removed"
+    assert fresh.json()["error"] == "club_removed"
+    assert not Membership.objects.filter(club=club, user=finn).exists()
+    seen = as_owner.get(f"/api/v1/clubs/{club.slug}").json()
+    assert [row["username"] for row in seen["removed"]] == ["Finn"]
+    assert as_owner.delete(f"/api/v1/clubs/{club.slug}/removed/finn").status_code == 204
+    assert as_finn.post("/api/v1/clubs/join", {"invite": link}, format="json").status_code == 200
+    assert as_owner.get(f"/api/v1/clubs/{club.slug}").json()["removed"] == []
+
+
+def test_a_member_may_leave_and_come_back_but_cannot_lift_a_removal():
+    owner, finn, gus = (factories.user(username=n) for n in ("Olga", "Finn", "Gus"))
+    club = services.club_create(user=owner, name="Stammtisch")
+    link = services.invite_make(club=club)
+    for member in (finn, gus):
+        services.club_join(user=member, invite=link)
+    services.member_remove(user=owner, club=club, username="Gus")
+
+    assert factories.token_client(finn).delete(f"/api/v1/clubs/{club.slug}/removed/Gus").status_code == 403
+    assert factories.token_client(finn).delete(f"/api/v1/clubs/{club.slug}/members/Finn").status_code == 204
+    back = factories.token_client(finn).post("/api/v1/clubs/join", {"invite": link}, format="json")
+    assert back.status_code == 200  # (leaving is no removal)
+    refused = factories.token_client(gus).post("/api/v1/clubs/join", {"invite": link}, format="json")
+    assert refused.json()["error"] == "club_removed"
+
+
+def test_a_player_who_left_is_on_none_of_the_clubs_week_boards_a_later_member_sees(
+    today, django_capture_on_commit_callbacks, eager_tasks
+):
+    monday = today - timedelta(days=today.weekday()) - timedelta(days=21)  # three weeks ago
+    deal(monday)
+    olga, leaver, later = (factories.user(username=n) for n in ("Olga", "Leaver", "Later"))
+    club = services.club_create(user=olga, name="Stammtisch")
+    services.club_join(user=leaver, invite=services.invite_make(club=club))
+    for owner, time_ms in ((leaver, 60_000), (olga, 70_000)):
+        result_for(won_ranked_game(owner=owner, day=monday, time_ms=time_ms))
+    services.club_week_rebuild(club_id=club.pk, week=monday)
+    iso = monday.isocalendar()
+    week_url = f"/api/v1/clubs/{club.slug}/week/{iso.year}-W{iso.week:02d}"
+    before = factories.token_client(olga).get(week_url).json()["entries"]
+    assert [(e["username"], e["points"]) for e in before] == [("Leaver", 2), ("Olga", 1)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert factories.token_client(leaver).delete(f"/api/v1/clubs/{club.slug}/members/Leaver").status_code == 204
+    services.club_join(user=later, invite=services.invite_make(club=club))
+
+    seen = factories.token_client(later).get(week_url).json()["entries"]
+    assert [(e["username"], e["rank"], e["points"]) for e in seen] == [("Olga", 1, 1)]  # (recomputed without them)

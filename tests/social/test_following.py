@@ -186,3 +186,34 @@ def test_a_hidden_profile_shows_only_to_its_owner_and_the_players_it_follows():
     as_lena.put("/api/v1/me/privacy", {"profile_hidden": False}, format="json")
     assert APIClient().get("/api/v1/players/Lena/stats").status_code == 200
     assert as_lena.get("/api/v1/me/privacy").json() == {"profile_hidden": False}
+
+
+def test_a_hidden_player_below_the_top_100_is_on_no_strangers_friends_board_by_following_them(today):
+    day = today - timedelta(days=3)
+    deal(day)
+    stranger, hidden, top, friend = (factories.user(username=n) for n in ("Stranger", "Hidden", "Top", "Friend"))
+    for owner, time_ms, stored in ((top, 60_000, 7), (hidden, 300_000, 150), (friend, 90_000, 20)):
+        result = result_for(won_ranked_game(owner=owner, day=day, time_ms=time_ms))
+        DailyResult.objects.filter(pk=result.pk).update(rank=stored)  # (the day's board rebuilt after the close)
+    services.profile_hidden_set(user=hidden, hidden=True)
+    services.profile_hidden_set(user=top, hidden=True)
+    services.follow_add(user=hidden, username="Friend")  # (the hidden player follows Friend back)
+    as_stranger = factories.token_client(stranger)
+    assert as_stranger.get("/api/v1/players/Hidden/stats").json()["error"] == "profile_hidden"
+
+    assert _follow(as_stranger, "Hidden").status_code == 201  # (no consent needed: it shows nothing)
+    assert _follow(as_stranger, "Top").status_code == 201
+    board = as_stranger.get(f"/api/v1/daily/{day.isoformat()}/friends").json()
+
+    # Hidden's 150th place is on no public board: its time, moves and place stay hidden, and
+    # nobody's place among the stranger's friends tells it was there; Top's 7th place is public.
+    assert board["following"] == 2
+    assert [(e["username"], e["rank"], e["board_rank"]) for e in board["entries"]] == [("Top", 1, 7)]
+    assert "300000" not in str(board)
+    # The player Hidden follows sees the line, as they see the profile.
+    services.follow_add(user=friend, username="Hidden")
+    seen = factories.token_client(friend).get(f"/api/v1/daily/{day.isoformat()}/friends").json()
+    assert [(e["username"], e["rank"], e["board_rank"]) for e in seen["entries"]] == [
+        ("Friend", 1, 20),
+        ("Hidden", 2, 150),
+    ]

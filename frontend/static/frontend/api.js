@@ -175,6 +175,7 @@ export const social = {
   clubDelete: (slug) => request("DELETE", slugPath(slug)),
   inviteRevoke: (slug) => request("DELETE", `${slugPath(slug)}/invite`),
   memberRemove: (slug, username) => request("DELETE", `${slugPath(slug)}/members/${name(username)}`),
+  removalLift: (slug, username) => request("DELETE", `${slugPath(slug)}/removed/${name(username)}`),
   clubDay: (slug, date) => request("GET", `${slugPath(slug)}/daily/${encodeURIComponent(date)}`),
   clubWeek: (slug, week) => request("GET", `${slugPath(slug)}/week/${encodeURIComponent(week)}`),
 };

@@ -83,6 +83,7 @@ function show(data) {
           }),
           " ",
           memberButton(t("club.remove"), t("club.remove.label", { name: member.username }), async () => {
+            if (!window.confirm(t("club.remove.confirm", { name: member.username }))) return;
             await act(() => social.memberRemove(slug, member.username));
           }),
         );
@@ -90,6 +91,20 @@ function show(data) {
       return item;
     }),
   );
+  $("club-removed").replaceChildren(
+    ...data.removed.map((removed) => {
+      const item = document.createElement("li");
+      item.append(
+        playerName(removed.username),
+        " ",
+        memberButton(t("club.removed.lift"), t("club.removed.lift.label", { name: removed.username }), async () => {
+          await act(() => social.removalLift(slug, removed.username));
+        }),
+      );
+      return item;
+    }),
+  );
+  $("club-removed-part").hidden = !data.removed.length;
   $("club-invite-section").hidden = !data.invite;
   $("club-owner-section").hidden = !data.mine;
   if (data.invite) {
