@@ -23,7 +23,7 @@ class DailyAttemptSerializer(AttemptSerializer):
         help_text="For a win: `pending`, `verified`, `held` (under review), `approved`, `rejected` or `invalid`.",
     )
     held_for = serializers.ListField(
-        child=serializers.ChoiceField(choices=["pace", "accounts", "play"]),
+        child=serializers.ChoiceField(choices=["pace", "accounts", "play", "attempts"]),
         allow_null=True,
         help_text="For a held win: the kinds of check that hold it (as in the game state). Null otherwise.",
     )

@@ -327,6 +327,12 @@ FAIRPLAY_MACHINE_GAP_MS = int(os.environ.get("FAIRPLAY_MACHINE_GAP_MS", "100"))
 # that would enter its day's top this many (0: none; staff can still ask for it in the admin), and
 # at the close on the top results not checked yet (issue 39). A few seconds of CPU a win.
 FAIRPLAY_CLAIRVOYANCE_TOP = int(os.environ.get("FAIRPLAY_CLAIRVOYANCE_TOP", "100"))
+# Probes across days (games/competition/probes.py, issue 46): a ranked attempt left after 1 to
+# FAIRPLAY_PROBE_MAX_MOVES moves is a probe; an account with FAIRPLAY_PROBE_DAYS probe days among
+# the FAIRPLAY_PROBE_WINDOW_DAYS days before a win has that win held (``probe``; 0 days: never).
+FAIRPLAY_PROBE_MAX_MOVES = int(os.environ.get("FAIRPLAY_PROBE_MAX_MOVES", "15"))
+FAIRPLAY_PROBE_DAYS = int(os.environ.get("FAIRPLAY_PROBE_DAYS", "3"))
+FAIRPLAY_PROBE_WINDOW_DAYS = int(os.environ.get("FAIRPLAY_PROBE_WINDOW_DAYS", "14"))
 # A held win's player is told staff look at it within this many hours of its day's close.
 FAIRPLAY_REVIEW_HOURS = int(os.environ.get("FAIRPLAY_REVIEW_HOURS", "24"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
