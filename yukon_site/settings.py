@@ -297,6 +297,10 @@ IDLE_GAMES_WARN_DAYS = int(os.environ.get("IDLE_GAMES_WARN_DAYS", "14"))
 # Certified winnable by the solver before it is used (CPU seconds per draw; a deal the solver
 # cannot settle that quickly is not used, another is drawn). Done by the beat task, ahead of time.
 DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
+# The public board of a day counts the accounts established when it began (stats/established.py,
+# issue 46): made before that day, with a ranked attempt played on at least this many earlier days
+# (0: every account counts, as before).
+BOARD_ESTABLISHED_DAYS = int(os.environ.get("BOARD_ESTABLISHED_DAYS", "1"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))

@@ -15,6 +15,7 @@ import { showShare } from "./share.js";
 import { liveCounts, renderStanding, settledStanding } from "./standing.js";
 import { createStore } from "./store.js";
 import { dayBoardRow } from "./day_board.js";
+import { newcomerText } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -398,8 +399,10 @@ async function rankedResult({ id, answer, date }) {
   return { text: t("daily.review.pending"), held: false }; // still being checked
 }
 
-/** The caller's place on the day's board, as the board's own line says it. */
+/** The caller's place on the day's board, as the board's own line says it; a newcomer's result,
+ *  not on the public board, in words: the place it would have and when its results count there. */
 function boardPlace(board) {
+  if (board.me.public === false) return newcomerText(board.me);
   return t("daily.rank", { rank: board.me.rank, players: board.players });
 }
 
