@@ -9,7 +9,8 @@ state, and no move of an open day's game (its flips would spell out the deal). L
 Results are facts of play: games and move logs are read-only and cannot be deleted, staff
 included. Staff decide only on ranked wins held for review, and that needs the permission
 ``games.review_game`` ("view" is not enough): in the review queue (:class:`HeldResultAdmin`: held
-results with their reasons, the accounts linked to them and their attempts of that day, a replay
+results with their reasons, a probing account's days, the accounts linked to them and their attempts
+of that day (evidence: a link alone holds nothing since issue 46), a replay
 link) or with the game list's actions. :func:`games.competition.attempt.attempts_approve` and
 ``attempts_reject`` record who and when.
 """
@@ -39,7 +40,8 @@ from django.utils.safestring import SafeString
 
 from common.background import task_send_apart
 
-from .competition import attempt, clock
+from .competition import attempt, clock, probes
+from .competition.attempt import HoldReason
 from .competition.links import linked_users
 from .competition.suspects import Pace, by_hand
 from .models import (
@@ -214,7 +216,18 @@ class HeldResultAdmin(_GamesAdmin):
     linked to its account that day and their attempts (moves, pace, finished or not), and a replay
     link (the replay opens to staff once the day is over: before, it would show the secret deal)."""
 
-    list_display = ["id", "owner", "daily", "review", "won_in", "moves", "review_reason", "linked_accounts", "replay"]
+    list_display = [
+        "id",
+        "owner",
+        "daily",
+        "review",
+        "won_in",
+        "moves",
+        "review_reason",
+        "probe_days",
+        "linked_accounts",
+        "replay",
+    ]
     list_filter = ["review", "daily"]
     search_fields = ["owner__username"]
     ordering = ["finished_at"]
@@ -230,6 +243,7 @@ class HeldResultAdmin(_GamesAdmin):
         "pace",
         "replay",
         "clairvoyance_decisions",
+        "probe_days",
         "linked_attempts",
     )
     readonly_fields = fields
@@ -315,6 +329,18 @@ class HeldResultAdmin(_GamesAdmin):
         return format_html(
             "<p>{}</p><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", summary, SafeString(head), rows
         )
+
+    @admin.display(description="probe days")
+    def probe_days(self, game: Game) -> str:
+        """A win held as a probing account's (``probe``): the days before it on which the account
+        left its ranked attempt after a few moves, each with its moves (read for those wins only)."""
+        if HoldReason.PROBE.value not in (game.hold_reasons or ()) or game.daily is None or game.owner_id is None:
+            return "–"
+        days = probes.probe_days(user_id=game.owner_id, day=game.daily)
+        moves = dict(
+            Game.objects.filter(owner_id=game.owner_id, ranked=True, daily__in=days).values_list("daily", "moves")
+        )
+        return ", ".join(f"{day.isoformat()} ({moves.get(day, '?')} moves)" for day in days) or "none any more"
 
     @admin.display(description="linked accounts")
     def linked_accounts(self, game: Game) -> str:

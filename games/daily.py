@@ -47,7 +47,7 @@ DRAW_ATTEMPTS = 20  # openings tried before giving up (one in ten thousand is gi
 CALIBRATION_DRAWS = 64  # the first arrangements of an opening: its median par
 MAX_DRAWS_PER_KEPT = 6  # an opening that keeps fewer than one arrangement in six is given up
 PROGRESS_EVERY = 1024
-#: Certifying one day's 16,384 arrangements takes 2-3 CPU minutes (docs/daily.md); the budget is 30.
+#: Certifying one day's 16,384 arrangements takes about 70 CPU seconds (docs/daily.md); the budget is 30 minutes.
 PREPARE_SOFT_LIMIT = 30 * 60
 #: Seconds a client waits before it asks again for a deal that is being prepared.
 NOT_READY_RETRY_AFTER = 5

@@ -280,8 +280,8 @@ class DailyStartLink(models.Model):
 class DailySuspect(models.Model):
     """An account that played a day's deal at an inhuman pace (docs/fair-play.md): an attempt, won
     or not, of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
-    ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS``. A ranked win of an account linked to it that day is held
-    (``linked_suspect``). Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.suspects``)."""
+    ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS``: evidence for staff (since issue 46 it holds no linked win).
+    Kept ``FAIRPLAY_RETENTION_DAYS`` days (``games.competition.suspects``)."""
 
     day = models.DateField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

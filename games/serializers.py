@@ -273,11 +273,12 @@ class GameStateSerializer(serializers.Serializer):
         "(its move log does not reproduce the game). Null otherwise.",
     )
     held_for = serializers.ListField(
-        child=serializers.ChoiceField(choices=["pace", "accounts", "play"]),
+        child=serializers.ChoiceField(choices=["pace", "accounts", "play", "attempts"]),
         allow_null=True,
         help_text="For a held win: the kinds of check that hold it (`pace`: the time it was played in, "
-        "`accounts`: another account on the same device or network played the deal, `play`: the moves "
-        "against what the game had shown). Null otherwise.",
+        "`accounts`: another account on the same device or network played the deal (only wins held before "
+        "each account had its own arrangement), `play`: the moves against what the game had shown, "
+        "`attempts`: the account's ranked attempts of earlier days, left after a few moves). Null otherwise.",
     )
     review_by = serializers.DateTimeField(
         allow_null=True, help_text="For a held win: when staff look at it at the latest. Null otherwise."

@@ -76,7 +76,11 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
     rows = []
     for deal in deals:
         day = deal.date
-        best = DailyResult.objects.filter(day=day).order_by("time_ms", "moves", "finished_at").values("time_ms")[:1]
+        best = (
+            DailyResult.objects.filter(day=day, public=True)  # the public board's (stats.established)
+            .order_by("time_ms", "moves", "finished_at")
+            .values("time_ms")[:1]
+        )
         first = next(iter(best), None)
         published = daily_published(deal=deal, user=user)  # the day is over: its codes are public
         rows.append(

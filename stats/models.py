@@ -39,7 +39,8 @@ class DailyResult(models.Model):
     """A won ranked attempt: one line of the day's leaderboard (by time, then moves, then finish).
 
     ``rank`` is stored by the periodic rebuild once the day is over (then ranks hardly change);
-    until then a rank is counted from the index when asked for.
+    until then a rank is counted from the index when asked for. It is the place among the day's
+    public results; a newcomer's (``public`` false) is the place it would have there.
 
     A deleted account's results stay, without ``user`` and ``game`` ("deleted player" on the
     board): taking them off would change the other players' ranks. Only the rows with a game are
@@ -64,6 +65,11 @@ class DailyResult(models.Model):
     # The server replayed the game's log and it reproduced the win (games.selectors.replay_verified),
     # kept here by the board's tasks so that the board reads it without the game row.
     verified = models.BooleanField(default=False, db_default=False)
+    # On the public board (docs/daily.md, "Who is on the public board"): the account was established
+    # when the day began (``stats.established``). A newcomer's result is kept (its bests, streak,
+    # friends' board and clubs count it) but is on no public board, histogram or rank of others.
+    # Fixed when the result is written: nothing after the day began changes it.
+    public = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["day", "user"], name="dailyresult_day_user_unique")]

@@ -29,6 +29,7 @@ from games.players import Player
 from games.replay import PUBLIC_TOP
 from games.selectors import counted_ranked_wins, deal_seen_before
 
+from .established import days_to_wait
 from .models import DailyBucket, DailyResult, PersonalBest
 from .standing import TIME, TIME_BUCKET_MS, bucket_of
 
@@ -48,13 +49,15 @@ class BoardEntry:
     score: int
     verified: bool = False  # the server replayed its move log and it reproduced the win
     replay: UUID | None = None  # the game to replay: the top 10 of a day that is over
+    public: bool = True  # on the public board; a newcomer's own line is not (``rank``: the place it would have)
+    public_in_days: int | None = None  # a newcomer's: more days to play before its results count publicly
 
 
 @dataclass(frozen=True, slots=True)
 class DailyBoard:
     day: date
-    players: int  # accounts that started their ranked attempt that day (won or not)
-    entries: list[BoardEntry]  # the top won ranked attempts: time, then moves, then finish time
+    players: int  # accounts that started their ranked attempt that day (won or not), newcomers too
+    entries: list[BoardEntry]  # the top public won ranked attempts: time, then moves, then finish time
     me: BoardEntry | None  # the caller's own line, also when it is below the top
     par: int | None = None  # the certified solution's length, once the day is over (it tells of the deal)
 
@@ -94,7 +97,9 @@ def daily_board(
     """The leaderboard of ``day``'s deal (``None`` if that day has no deal), with ``user``'s line.
 
     Equal time, moves and finish time share a rank (1, 2, 2, 4). Each line says whether the server
-    replayed it (``verified``); once the day is over the top 10 name their game (``replay``).
+    replayed it (``verified``); once the day is over the top 10 name their game (``replay``). The
+    lines are the public results (:mod:`stats.established`); a newcomer's own line says it is not
+    among them, the place it would have and after how many more days of play its results count.
     """
     deal = DailyDeal.objects.filter(date=day).values("players", "solution_length").first()
     if deal is None:
@@ -102,7 +107,9 @@ def daily_board(
     public = clock.code_public(day, now)
     fields = ("user_id", "user__username", "time_ms", "moves", "score", "finished_at", "game_id", "verified")
     results = DailyResult.objects.filter(day=day)
-    rows = list(results.order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit])
+    rows = list(
+        results.filter(public=True).order_by("time_ms", "moves", "finished_at", "pk").values_list(*fields)[:limit]
+    )
     entries: list[BoardEntry] = []
     me: BoardEntry | None = None
     user_id = user.pk if user is not None and user.is_authenticated else None
@@ -132,10 +139,11 @@ def daily_board(
     if user_id is not None and me is None:
         mine = (
             results.filter(user_id=user_id)
-            .values("time_ms", "moves", "score", "finished_at", "verified", "rank")
+            .values("time_ms", "moves", "score", "finished_at", "verified", "rank", "public")
             .first()
         )
         if mine is not None:
+            waiting = None if mine["public"] else days_to_wait(user_id=user_id, day=day)
             me = BoardEntry(
                 rank=mine["rank"]
                 or daily_rank(day=day, time_ms=mine["time_ms"], moves=mine["moves"], finished_at=mine["finished_at"]),
@@ -144,6 +152,8 @@ def daily_board(
                 moves=mine["moves"],
                 score=mine["score"],
                 verified=mine["verified"],
+                public=mine["public"],
+                public_in_days=waiting,
             )
     par = deal["solution_length"] if public else None
     return DailyBoard(day=day, players=deal["players"], entries=entries, me=me, par=par)
@@ -171,7 +181,11 @@ def daily_summary(*, day: date, now: datetime | None = None) -> DaySummary | Non
     if deal is None:
         return None
     winners = DailyBucket.objects.filter(day=day, kind=TIME).aggregate(n=Sum("count"))["n"] or 0
-    best = DailyResult.objects.filter(day=day).order_by("time_ms", "moves", "finished_at").values_list("time_ms")[:1]
+    best = (
+        DailyResult.objects.filter(day=day, public=True)
+        .order_by("time_ms", "moves", "finished_at")
+        .values_list("time_ms")[:1]
+    )
     return DaySummary(
         day=day,
         number=clock.daily_number(day),
@@ -183,9 +197,10 @@ def daily_summary(*, day: date, now: datetime | None = None) -> DaySummary | Non
 
 
 def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) -> int:
-    """1 + the results of ``day`` strictly ahead (a closed day's board stores its ranks: read
-    them there first). Those of the faster time buckets come from the day's time histogram
-    (:mod:`stats.standing`, kept by the same tasks as the results), those of the caller's own
+    """1 + the public results of ``day`` strictly ahead (a closed day's board stores its ranks: read
+    them there first); for a newcomer's result, the place it would have on the public board. Those
+    of the faster time buckets come from the day's time histogram (:mod:`stats.standing`, kept by
+    the same tasks as the results, public results only), those of the caller's own
     bucket (5 s) from one short range count on the board's index: a few thousand entries at a
     million results, where counting everyone ahead read half a million (bench/leaderboard_bench.py)."""
     bucket = bucket_of(TIME, time_ms)
@@ -196,7 +211,9 @@ def daily_rank(*, day: date, time_ms: int, moves: int, finished_at: datetime) ->
         output_field=BooleanField(),
     )
     # (the bounds on time_ms alone make the range of the index: the row comparison only filters it)
-    own_bucket = DailyResult.objects.filter(day=day, time_ms__gte=bucket * TIME_BUCKET_MS, time_ms__lte=time_ms)
+    own_bucket = DailyResult.objects.filter(
+        day=day, public=True, time_ms__gte=bucket * TIME_BUCKET_MS, time_ms__lte=time_ms
+    )
     within = own_bucket.filter(ahead).count()
     return 1 + (faster or 0) + within
 
@@ -349,7 +366,7 @@ def _daily_figures(*, player: Player, games: QuerySet[Game], now: datetime) -> d
     user = player.user
     played_days = games.filter(PLAYED, daily__isnull=False).values("daily").distinct().count()
     results = (
-        list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank"))
+        list(DailyResult.objects.filter(user=user).values("day", "time_ms", "moves", "finished_at", "rank", "public"))
         if user is not None
         else []
     )
@@ -359,11 +376,13 @@ def _daily_figures(*, player: Player, games: QuerySet[Game], now: datetime) -> d
         {day for day in counted_ranked_wins().filter(player.owns()).values_list("daily", flat=True) if day}
     )
     current, longest = _streaks(won_days, today=clock.today(now))
+    # (a best rank is a place on a public board: a newcomer's first days have none)
     ranks = [
         row["rank"]
         if row["rank"] is not None and clock.is_over(row["day"], now)
         else daily_rank(day=row["day"], time_ms=row["time_ms"], moves=row["moves"], finished_at=row["finished_at"])
         for row in results
+        if row["public"]
     ]
     return {
         "played": played_days,

@@ -23,7 +23,7 @@ class DailyAttemptSerializer(AttemptSerializer):
         help_text="For a win: `pending`, `verified`, `held` (under review), `approved`, `rejected` or `invalid`.",
     )
     held_for = serializers.ListField(
-        child=serializers.ChoiceField(choices=["pace", "accounts", "play"]),
+        child=serializers.ChoiceField(choices=["pace", "accounts", "play", "attempts"]),
         allow_null=True,
         help_text="For a held win: the kinds of check that hold it (as in the game state). Null otherwise.",
     )
@@ -108,21 +108,47 @@ class BoardEntrySerializer(serializers.Serializer):
     )
 
 
+class MyBoardEntrySerializer(BoardEntrySerializer):
+    """The caller's own line: on the public board, or a newcomer's result that is not (yet)."""
+
+    rank = serializers.IntegerField(
+        min_value=1,
+        help_text="The place on the public board; for a result not on it (`public` false), the place it would have.",
+    )
+    public = serializers.BooleanField(
+        help_text="On the public board. False for the result of an account not established when the day began "
+        '(made that day, or without a ranked attempt played on an earlier day: docs/daily.md, "Who is on the '
+        "public board\"): it counts for the player's bests, streak, friends' board and clubs, not here."
+    )
+    public_in_days = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        help_text="For a result not on the public board: on how many more days after this one the account has to "
+        "play before its results count there (0: from the next day it plays on). Null for a public line.",
+    )
+
+
 class DailyBoardSerializer(serializers.Serializer):
     """The daily leaderboard: won ranked attempts by time, then moves, then finish time."""
 
     date = serializers.DateField()
     number = _number_field()
     players = serializers.IntegerField(
-        min_value=0, help_text="Accounts that started their ranked attempt that day (won or not)."
+        min_value=0,
+        help_text="Accounts that started their ranked attempt that day (won or not), newcomers too: their "
+        "results are not on the public board, but they played.",
     )
     par = serializers.IntegerField(
         allow_null=True,
         help_text="The length of the deal's certified solution (the solver's), once the day is over; null before.",
     )
-    entries = BoardEntrySerializer(many=True, help_text="The top 100.")
-    me = BoardEntrySerializer(
-        allow_null=True, help_text="The caller's own line (also below the top 100), or null: no won ranked attempt."
+    entries = BoardEntrySerializer(
+        many=True, help_text="The top 100 of the public board: the results of accounts established when the day began."
+    )
+    me = MyBoardEntrySerializer(
+        allow_null=True,
+        help_text="The caller's own line (also below the top 100, and a newcomer's result that is not on the "
+        "public board), or null: no counted ranked win.",
     )
 
 
@@ -154,12 +180,17 @@ class DailyStatsSerializer(serializers.Serializer):
     played = serializers.IntegerField(min_value=0, help_text="Days on which the account played the daily deal.")
     won = serializers.IntegerField(min_value=0, help_text="Days whose ranked attempt it won, counted on the board.")
     ranked = serializers.IntegerField(min_value=0, help_text="Ranked attempts (first games of a daily deal).")
-    ranked_won = serializers.IntegerField(min_value=0, help_text="Ranked attempts won: lines on leaderboards.")
+    ranked_won = serializers.IntegerField(
+        min_value=0,
+        help_text="Ranked attempts won that count (on the account's boards; a newcomer's first results too).",
+    )
     current_streak = serializers.IntegerField(
         min_value=0, help_text="Consecutive days up to today (or yesterday) with the daily deal won."
     )
     longest_streak = serializers.IntegerField(min_value=0)
-    best_rank = serializers.IntegerField(allow_null=True, help_text="Best rank on a daily leaderboard.")
+    best_rank = serializers.IntegerField(
+        allow_null=True, help_text="Best rank on a public daily leaderboard (a newcomer's first results have none)."
+    )
 
 
 class HistoryEntrySerializer(serializers.Serializer):

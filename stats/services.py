@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import (
     BooleanField,
@@ -35,6 +36,7 @@ from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
 from games.selectors import counted_ranked_wins, deal_seen_before, replay_verified
 
 from . import standing
+from .established import established, established_sql
 from .models import DailyResult, PersonalBest
 from .signals import daily_result_changed_send
 
@@ -128,6 +130,9 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
         owner_id = Game.objects.filter(pk=game_id).values_list("owner_id", flat=True).first()
         if owner_id is None:  # a deleted account's kept game: its result stays as it is
             return DailyResult.objects.filter(game_id=game_id).exists()
+        # Whether it is on the public board is decided once, as it is first written (the rule reads
+        # only what was so when its day began: stats.established).
+        public = established(user_id=owner_id, day=game["daily"])
         # INSERT ... ON CONFLICT (day, user_id) DO UPDATE: the values come from the game row alone.
         DailyResult.objects.bulk_create(
             [
@@ -140,6 +145,7 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
                     score=game["score"],
                     finished_at=game["finished_at"],
                     verified=game["verified"],
+                    public=public,
                 )
             ],
             update_conflicts=True,
@@ -188,14 +194,16 @@ def daily_board_rebuild(*, day: date, now: datetime | None = None) -> BoardRebui
     """
     result = DailyResult._meta.db_table
     games = Game._meta.db_table
+    users = get_user_model()._meta.db_table
     day_param = connection.ops.adapt_datefield_value(day)
+    public, public_params = established_sql(day=day, game_alias="g", user_alias="u")
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(
                 f"""
-                INSERT INTO {result} (day, user_id, game_id, time_ms, moves, score, finished_at, rank)
-                SELECT g.daily, g.owner_id, g.id, g.time_ms, g.moves, g.score, g.finished_at, NULL
-                FROM {games} g
+                INSERT INTO {result} (day, user_id, game_id, time_ms, moves, score, finished_at, rank, public)
+                SELECT g.daily, g.owner_id, g.id, g.time_ms, g.moves, g.score, g.finished_at, NULL, {public}
+                FROM {games} g JOIN {users} u ON u.id = g.owner_id
                 WHERE g.daily = %s AND g.ranked AND g.status = %s AND g.time_ms IS NOT NULL
                     AND g.owner_id IS NOT NULL AND g.closed_at IS NULL AND g.finished_at < %s AND g.review IN (%s, %s)
                 ON CONFLICT (day, user_id) DO UPDATE SET
@@ -206,6 +214,7 @@ def daily_board_rebuild(*, day: date, now: datetime | None = None) -> BoardRebui
                     OR {result}.finished_at <> excluded.finished_at
                 """,
                 [
+                    *public_params,
                     day_param,
                     StatusChoices.WON.value,
                     connection.ops.adapt_datetimefield_value(clock.day_end(day)),
@@ -229,12 +238,18 @@ def daily_board_rebuild(*, day: date, now: datetime | None = None) -> BoardRebui
         day_results.filter(verified=True).exclude(replay_verified("game__")).update(verified=False)
         ranked = 0
         if clock.is_over(day, now):
+            # The place among the public results: 1 + the public results strictly ahead, the same
+            # as a rank among them for a public result, and for a newcomer's the place it would have
+            # (the public results up to its own key, less those tied with it).
             with connection.cursor() as cursor:
                 cursor.execute(
                     f"""
                     UPDATE {result} SET rank = ordered.position
                     FROM (
-                        SELECT id, RANK() OVER (ORDER BY time_ms, moves, finished_at) AS position
+                        SELECT id, 1
+                            + SUM(CASE WHEN public THEN 1 ELSE 0 END) OVER (ORDER BY time_ms, moves, finished_at)
+                            - SUM(CASE WHEN public THEN 1 ELSE 0 END) OVER (PARTITION BY time_ms, moves, finished_at)
+                            AS position
                         FROM {result} WHERE day = %s
                     ) AS ordered
                     WHERE {result}.id = ordered.id AND ({result}.rank IS NULL OR {result}.rank <> ordered.position)

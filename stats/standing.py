@@ -6,7 +6,9 @@ Written by the board's tasks (:func:`standing_record` per won ranked attempt,
 results with a range count on an index, never incremented) and read in a few index scans
 (:func:`daily_standing`): the deal's row, the day's buckets, the caller's attempt, and one range
 count of the results in the caller's own time bucket (the buckets above it give the rest).
-Held, rejected, invalid and closed attempts have no result, so they are in no histogram and no percentile.
+Held, rejected, invalid and closed attempts have no result, so they are in no histogram and no percentile;
+a newcomer's result (not public: :mod:`stats.established`) is in no histogram either, and its mark
+compares it with the public results.
 
 **Faster than N % of players**: ``N = floor(100 × slower / others)``, where ``others`` are the
 day's counted results other than the caller's and ``slower`` those of them with a strictly longer
@@ -58,7 +60,7 @@ def _recount(day: date, kind: str, bucket: int) -> None:
     within = Q(**{f"{field}__gte": bucket * width})
     if bucket < count - 1:
         within &= Q(**{f"{field}__lt": (bucket + 1) * width})
-    number = DailyResult.objects.filter(within, day=day).count()
+    number = DailyResult.objects.filter(within, day=day, public=True).count()
     DailyBucket.objects.bulk_create(
         [DailyBucket(day=day, kind=kind, bucket=bucket, count=number)],
         update_conflicts=True,
@@ -89,7 +91,7 @@ def standing_rebuild(*, day: date) -> None:
         fresh: list[DailyBucket] = []
         for kind, (field, width, count) in _KINDS.items():
             rows = (
-                DailyResult.objects.filter(day=day)
+                DailyResult.objects.filter(day=day, public=True)
                 .annotate(b=Least(F(field) / Value(width), Value(count - 1), output_field=IntegerField()))
                 .values("b")
                 .annotate(n=Count("pk"))
@@ -249,12 +251,14 @@ def _mark(
     part below or above the caller's time, whichever is the shorter, tells the slower from the
     tied."""
     time_ms = attempt["time_ms"]
-    counted = DailyResult.objects.filter(game_id=attempt["id"]).exists()
+    result = DailyResult.objects.filter(game_id=attempt["id"]).values_list("public", flat=True).first()
+    counted = result is not None
+    public = bool(result)  # in the histograms (a newcomer's counted result is not: stats.established)
     bucket = bucket_of(TIME, time_ms)
     above = sum(n for b, n in time_buckets.items() if b > bucket)
     low = bucket * TIME_BUCKET_MS
     high = (bucket + 1) * TIME_BUCKET_MS if bucket < TIME_BUCKETS - 1 else None
-    results_of_day = DailyResult.objects.filter(day=day)
+    results_of_day = DailyResult.objects.filter(day=day, public=True)
     # Counting a column of the index (not the id): an index-only scan.
     if high is not None and time_ms - low < high - time_ms:
         part = results_of_day.filter(time_ms__gte=low, time_ms__lte=time_ms).aggregate(
@@ -269,7 +273,7 @@ def _mark(
         part = within.aggregate(total=Count("time_ms"), tied=Count("time_ms", filter=Q(time_ms=time_ms)))
         slower_within = part["total"] - part["tied"]
         equal = part["tied"]
-    mine = 1 if counted else 0
+    mine = 1 if public else 0
     slower = above + slower_within
     state = attempts.state_of(
         ranked=True, daily=day, status=StatusChoices.WON, closed_at=None, review=attempt["review"], now=now

@@ -82,6 +82,14 @@ def _few_arrangements(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _every_account_established(settings: Any) -> None:
+    """The tests' accounts are made as the test begins, so each would be a newcomer, off the public
+    board of its first day (stats/established.py): tests get the rule only when they ask for it
+    (``settings.BOARD_ESTABLISHED_DAYS``; tests/stats/test_established.py). Production counts 1."""
+    settings.BOARD_ESTABLISHED_DAYS = 0
+
+
+@pytest.fixture(autouse=True)
 def _site_url(settings: Any) -> None:
     """The site's address in the mails' links: the test client's (a browser test sets its server's)."""
     settings.SITE_URL = "http://testserver"

@@ -298,12 +298,16 @@ IDLE_GAMES_WARN_DAYS = int(os.environ.get("IDLE_GAMES_WARN_DAYS", "14"))
 # each certified winnable by the solver before it is used, within DAILY_CERTIFY_NODES nodes (and
 # DAILY_CERTIFY_SECONDS of CPU; an arrangement the solver cannot settle so quickly is not used), and
 # only those whose par lies within DAILY_PAR_BAND moves of the opening's median par (equally
-# hard). Done by the beat task, ahead of time: 16,384 take 2-3 CPU minutes. `make run` serves one
+# hard). Done by the beat task, ahead of time: 16,384 take about 70 CPU seconds. `make run` serves one
 # machine and keeps 1,024 a day (seconds to prepare), unless told otherwise.
 DAILY_ARRANGEMENTS = int(os.environ.get("DAILY_ARRANGEMENTS", "1024" if LOCAL_RUN else "16384"))
 DAILY_CERTIFY_NODES = int(os.environ.get("DAILY_CERTIFY_NODES", "5000"))
 DAILY_CERTIFY_SECONDS = float(os.environ.get("DAILY_CERTIFY_SECONDS", "1"))
 DAILY_PAR_BAND = int(os.environ.get("DAILY_PAR_BAND", "4"))
+# The public board of a day counts the accounts established when it began (stats/established.py,
+# issue 46): made before that day, with a ranked attempt played on at least this many earlier days
+# (0: every account counts, as before).
+BOARD_ESTABLISHED_DAYS = int(os.environ.get("BOARD_ESTABLISHED_DAYS", "1"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
@@ -337,6 +341,12 @@ FAIRPLAY_MACHINE_GAP_MS = int(os.environ.get("FAIRPLAY_MACHINE_GAP_MS", "100"))
 # that would enter its day's top this many (0: none; staff can still ask for it in the admin), and
 # at the close on the top results not checked yet (issue 39). A few seconds of CPU a win.
 FAIRPLAY_CLAIRVOYANCE_TOP = int(os.environ.get("FAIRPLAY_CLAIRVOYANCE_TOP", "100"))
+# Probes across days (games/competition/probes.py, issue 46): a ranked attempt left after 1 to
+# FAIRPLAY_PROBE_MAX_MOVES moves is a probe; an account with FAIRPLAY_PROBE_DAYS probe days among
+# the FAIRPLAY_PROBE_WINDOW_DAYS days before a win has that win held (``probe``; 0 days: never).
+FAIRPLAY_PROBE_MAX_MOVES = int(os.environ.get("FAIRPLAY_PROBE_MAX_MOVES", "15"))
+FAIRPLAY_PROBE_DAYS = int(os.environ.get("FAIRPLAY_PROBE_DAYS", "3"))
+FAIRPLAY_PROBE_WINDOW_DAYS = int(os.environ.get("FAIRPLAY_PROBE_WINDOW_DAYS", "14"))
 # A held win's player is told staff look at it within this many hours of its day's close.
 FAIRPLAY_REVIEW_HOURS = int(os.environ.get("FAIRPLAY_REVIEW_HOURS", "24"))
 # The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position

@@ -17,13 +17,14 @@ conditional update from the states :data:`TRANSITIONS` allows, and a refused cha
 won or its day ends; a win before the day's end waits (``pending``) for its review, which the
 task ``games.ranked_win_review`` runs (sent on the win's commit; never the request): the log is
 replayed from the deal and must reproduce the stored game, else ``invalid``; it is ``held`` for
-every reason that applies (:class:`HoldReason`: won too fast in all, an inhuman median gap,
-linked to an account that started the deal earlier that day, linked to a suspect account, and
-for a win that would enter the day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` a line that stepped
-around traps its own attempt had not shown: :mod:`.clairvoyance`), else ``verified``. At the day's
-close (:func:`day_close`, the beat) the open attempts are closed, the suspects of the day marked,
-and a verified win linked to a suspect is held after all (``verified → held``). Staff approve or
-reject held results. Only ``verified`` and ``approved`` are on a board.
+every reason that applies (:class:`HoldReason`: won too fast in all, an inhuman median gap, an
+account that probes the deal across days (:mod:`.probes`), and for a win that would enter the
+day's top ``FAIRPLAY_CLAIRVOYANCE_TOP`` a line that stepped around traps its own attempt had not
+shown: :mod:`.clairvoyance`), else ``verified``; a link to another account alone holds nothing
+(every account has its own arrangement of the face-down cards). At the day's close
+(:func:`day_close`, the beat) the open attempts are closed, the suspects of the day marked for
+staff, a verified win of a probing account held after all and the top results not tested yet
+tested (``verified → held``). Staff approve or reject held results. Only ``verified`` and ``approved`` are on a board.
 
 Every transition that changes what counts sends one event after the commit,
 :data:`games.signals.results_changed`; the bests and boards (stats) listen to it.
@@ -51,7 +52,7 @@ from games.engine import Game as EngineGame
 from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
 from ..movelog import Played, moves_read
 from ..signals import results_changed_send
-from . import clairvoyance, clock, links, suspects
+from . import clairvoyance, clock, probes, suspects
 from .suspects import Pace
 
 
@@ -93,9 +94,12 @@ class HoldReason(StrEnum):
 
     TIME = "time"  # won in under RANKED_REVIEW_MIN_TIME_MS in all
     PACE = "pace"  # a median gap between moves under RANKED_REVIEW_MIN_MEDIAN_GAP_MS
-    LINKED = "linked"  # shares a device or network with an account that started the deal earlier that day
-    LINKED_SUSPECT = "linked_suspect"  # shares one with an account suspect that day (games.competition.suspects)
+    # (``linked`` and ``linked_suspect`` hold no new win since issue 46: every account has its own
+    # arrangement, so a link alone tells nothing; wins held for them before keep their reasons.)
+    LINKED = "linked"  # shared a device or network with an account that started the deal earlier that day
+    LINKED_SUSPECT = "linked_suspect"  # shared one with an account suspect that day (games.competition.suspects)
     CLAIRVOYANT = "clairvoyant"  # its line stepped around traps its attempt had not shown (.clairvoyance)
+    PROBE = "probe"  # its account left its ranked attempt after a few moves on several days before (.probes)
 
 
 REASON_LENGTH: Final = Game._meta.get_field("review_reason").max_length or 120
@@ -157,11 +161,13 @@ HOLD_KINDS: Final[dict[HoldReason, str]] = {
     HoldReason.LINKED: "accounts",
     HoldReason.LINKED_SUSPECT: "accounts",
     HoldReason.CLAIRVOYANT: "play",
+    HoldReason.PROBE: "attempts",
 }
 
 
 def held_for(game: Game) -> list[str] | None:
-    """The kinds of check that hold ``game``'s win (``pace``, ``accounts``, ``play``), None if it is not held."""
+    """The kinds of check that hold ``game``'s win (``pace``, ``accounts``, ``play``, ``attempts``), None
+    if it is not held."""
     if game.review != ReviewChoices.HELD:
         return None
     kinds = {HOLD_KINDS[reason] for reason in hold_reasons(game)}
@@ -394,19 +400,14 @@ def _hold_reasons(game: Game, pace: Pace) -> list[tuple[HoldReason, str]]:
         reasons.append((HoldReason.TIME, f"won in {time_ms} ms in all"))
     if pace.median_gap_ms < settings.RANKED_REVIEW_MIN_MEDIAN_GAP_MS:
         reasons.append((HoldReason.PACE, f"median gap between moves {pace.median_gap_ms:.0f} ms"))
-    earlier = links.linked_users(game=game, before_own_start=True)
-    if earlier:
-        reasons.append((HoldReason.LINKED, f"shares a device or network with {len(earlier)} earlier account(s)"))
-    if game.daily is not None:
-        linked = links.linked_users(game=game, before_own_start=False)
-        suspect = suspects.suspects_scan(day=game.daily, user_ids=linked)
-        if suspect:
-            reasons.append((HoldReason.LINKED_SUSPECT, _suspect_detail(len(suspect))))
+    if game.daily is not None and game.owner_id is not None:
+        probed = probes.probe_days(user_id=game.owner_id, day=game.daily)
+        if probed:
+            reasons.append((HoldReason.PROBE, probes.probe_detail(probed)))
+    # A link to another account (a device or network shared that day, a suspect among them) holds
+    # nothing any more: every account has its own arrangement of the face-down cards, so a second
+    # account learns nothing of the first's (issue 46). Links stay as evidence for staff.
     return reasons
-
-
-def _suspect_detail(count: int) -> str:
-    return f"shares a device or network with {count} account(s) that played at an inhuman pace"
 
 
 # -- the clairvoyance test: in the review of a top result, at the close, or when staff ask ------
@@ -485,8 +486,8 @@ def clairvoyance_pending(*, day: Any) -> list[str]:
 
 
 def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> bool:
-    """verified → held, for a reason found after the review (a linked account turned suspect
-    before the day closed); returns whether it was held now. Only a verified win is."""
+    """verified → held, for a reason found after the review (at the close: a probing account, a
+    clairvoyant line; or when staff ask); returns whether it was held now. Only a verified win is."""
     # (not verified: held already, pending, rejected...: left as it is)
     return _change_one(
         game_id,
@@ -499,8 +500,9 @@ def attempt_hold(*, game_id: UUID | str, reason: HoldReason, detail: str) -> boo
 
 def day_close(*, now: datetime | None = None) -> tuple[int, int]:
     """The close of the days that are over (the beat, at 00:00 UTC and every few minutes after):
-    their open attempts closed (:func:`attempts_close`), and once per day its suspects marked and
-    its verified wins linked to one held (:func:`attempt_hold`). Returns (closed, held).
+    their open attempts closed (:func:`attempts_close`), and once per day its suspects marked (for
+    staff), its verified wins of probing accounts held and its top results not tested yet tested
+    (:func:`attempt_hold`). Returns (closed, held).
     Idempotent; a day is looked at again only until its close ran to its end (``DailyDeal.closed_at``),
     and only within ``FAIRPLAY_RETENTION_DAYS`` (older days have no links left)."""
     now = now or timezone.now()
@@ -518,14 +520,15 @@ def day_close(*, now: datetime | None = None) -> tuple[int, int]:
     held = 0
     for day in list(days):
         assert day is not None  # date__lt leaves out the spares
-        suspect = suspects.suspects_paced(day=day)
-        suspect |= suspects.suspects_scan(day=day, user_ids=suspects.linked_accounts(day=day))
-        linked = suspects.linked_to_suspects(day=day, suspects=suspect)
-        wins = Game.objects.filter(daily=day, ranked=True, review=ReviewChoices.VERIFIED, owner_id__in=list(linked))
-        for game_id, owner_id in wins.values_list("pk", "owner_id"):
-            held += attempt_hold(
-                game_id=game_id, reason=HoldReason.LINKED_SUSPECT, detail=_suspect_detail(len(linked[owner_id]))
-            )
+        # The day's suspects are marked for staff (the admin's suspects list): evidence, no hold.
+        suspects.suspects_paced(day=day)
+        suspects.suspects_scan(day=day, user_ids=suspects.linked_accounts(day=day))
+        # A win reviewed before its account's probes were found (the review looks at the same days).
+        wins = Game.objects.filter(daily=day, ranked=True, review=ReviewChoices.VERIFIED, owner_id__isnull=False)
+        probing = probes.probers(user_ids=wins.values("owner_id"), day=day)
+        for game_id, owner_id in wins.filter(owner_id__in=list(probing)).values_list("pk", "owner_id"):
+            detail = probes.probe_detail(probing[owner_id])
+            held += attempt_hold(game_id=game_id, reason=HoldReason.PROBE, detail=detail)
         for pending in clairvoyance_pending(day=day):
             report = attempt_clairvoyance(game_id=pending)
             held += bool(report and report.clairvoyant)

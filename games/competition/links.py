@@ -2,8 +2,9 @@
 records its device id (cookie) and a salted hash of its network (IPv4 /24, IPv6 /64; the address
 the rate limits count, ``common.requests.client_address``). The salt is derived from
 ``SECRET_KEY`` and the date (HMAC), so it rotates daily and nothing secret is stored; rows are kept
-``FAIRPLAY_RETENTION_DAYS`` (30) days. A ranked win is held (``linked``) when its account shares
-a device or network with another account that started the deal earlier that day."""
+``FAIRPLAY_RETENTION_DAYS`` (30) days. Evidence for staff (the review queue's linked accounts): since
+every account has its own arrangement of the face-down cards (issue 46), a link alone holds no win
+(``linked`` is no longer given)."""
 
 from __future__ import annotations
 

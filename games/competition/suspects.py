@@ -1,17 +1,17 @@
 """Suspects (docs/fair-play.md, "One person, one result"): an attempt of a day's deal, won or not,
 of at least ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves with a median gap between them under
 ``RANKED_REVIEW_MIN_MEDIAN_GAP_MS`` marks its account suspect for that day (a ``DailySuspect``
-row), and a ranked win of an account linked to a suspect that day is held (``linked_suspect``).
+row), evidence for staff: since every account has its own arrangement of the face-down cards
+(issue 46), a ranked win linked to a suspect is no longer held for it (``linked_suspect``).
 
 A ranked attempt at a machine's pace (a window of ``FAIRPLAY_SUSPECT_MIN_MOVES`` moves faster
 than ``FAIRPLAY_MACHINE_GAP_MS`` each on average) is marked on its own row by the move that
 closes the window (``Game.machine_pace_at``, no query), and makes its account suspect whether or
 not it is linked (:func:`suspects_paced`, at the review and the close).
 
-Where the logs are looked at, never on a move's path: the review of a win (its own log, and the attempts
-of the accounts linked to it, as they are at that moment), and the day's close (the attempts of
-every account linked to another one that day; a pace only ever matters through a link). Only
-the moves made before the day's end count.
+Where the logs are looked at, never on a move's path: the review of a win (its own log), and the
+day's close (the attempts at a machine's pace, and those of every account linked to another one
+that day). Only the moves made before the day's end count.
 """
 
 from __future__ import annotations

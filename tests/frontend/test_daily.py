@@ -185,6 +185,10 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     page.wait_for_function(f"() => document.getElementById('win-extra').textContent.startsWith({held!r})")
     assert by in page.locator("#win-extra").text_content()
     assert page.locator("#daily-status").text_content().startswith(held)
+    # Shown as a hold, not a success (issue 46, item 7): the warning's amber, never the winner's green.
+    assert "hold" in page.locator("#win-extra").get_attribute("class").split()
+    assert page.locator("#win-extra").evaluate("e => getComputedStyle(e).color") == "rgb(122, 67, 0)"
+    assert "warn" in page.locator("#daily-status").get_attribute("class").split()
     assert " ms" not in page.locator("#daily-status").text_content()
     game.refresh_from_db()
     assert game.review == "held"
@@ -196,6 +200,7 @@ def test_a_win_faster_than_a_human_says_it_is_under_review(new_page: Any) -> Non
     page.wait_for_function(f"() => document.getElementById('daily-status').textContent.startsWith({held!r})")
     assert page.locator("#daily-status").text_content().endswith(f"mit {game.moves} Zügen.")
     assert page.locator("#daily-play").text_content() == "Nochmal spielen (Übung)"
+    assert "warn" in page.locator("#daily-status").get_attribute("class").split()
 
 
 def winner(day: Any, username: str, *, time_ms: int, moves: int) -> None:
@@ -344,6 +349,54 @@ def test_a_version_2_code_fits_the_game_bar_of_a_phone_and_is_copied_whole(new_p
     field.fill(YU2.lower())
     assert field.input_value() == YU2.lower()  # the whole code: no maxlength or pattern cuts it
     assert page.evaluate("document.querySelector('#new-dialog form').checkValidity()")
+
+
+def test_a_newcomers_win_says_in_words_it_is_not_on_the_public_board_yet_its_place_and_when_it_counts(
+    new_page: Any, settings: Any
+) -> None:
+    """Issue 46, item 5: the account was made today, so its win is off the public board (docs/daily.md,
+    "Who is on the public board"); the daily page and the board's page say so, and what it would be."""
+    settings.BOARD_ESTABLISHED_DAYS = 1
+    today = clock.today()
+    daily_deal(today, players=2)
+    winner(today, "Vera", time_ms=100_000, moves=90)  # established (its result was written public)
+    user = factories.user()
+    game = factories.game(
+        owner=user,
+        daily=today,
+        ranked=True,
+        engine=factories.one_move_from_winning(),
+        status="won",
+        review="verified",
+        created_at=timezone.now() - timedelta(seconds=200),
+        finished_at=timezone.now(),
+    )
+    DailyResult.objects.create(
+        day=today,
+        user=user,
+        game=game,
+        time_ms=200_000,
+        moves=95,
+        score=625,
+        finished_at=game.finished_at,
+        public=False,
+    )
+    words = (
+        "Dein Sieg steht noch nicht auf der öffentlichen Bestenliste: Die Ergebnisse eines neuen Kontos zählen dort, "
+        "sobald es an einem früheren Tag gespielt hat. Er stünde auf Platz 2; für deine Bestwerte, deine Serie, deine "
+        "Freunde und deine Clubs zählt er. Deine Ergebnisse zählen dort ab dem nächsten Tag, an dem du spielst."
+    )
+    page = new_page()
+    log_in(page, user)
+
+    page.goto("/daily")
+    page.wait_for_function("() => document.getElementById('daily-status').textContent.startsWith('Dein Sieg')")
+    assert page.locator("#daily-status").text_content().startswith(words + " Gewonnen in 3:20")
+    assert page.locator("#daily-top-body tr").count() == 1  # Vera alone on the public board
+    page.goto(f"/leaderboards?date={today.isoformat()}")
+    page.locator("#lb-newcomer").wait_for(state="visible")
+    assert page.locator("#lb-newcomer").text_content() == words
+    assert page.locator("#lb-body tr").count() == 1
 
 
 def test_a_won_attempt_shows_its_rank_then_further_games_are_practice(new_page: Any) -> None:

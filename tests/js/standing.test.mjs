@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { capped, liveCounts, padded, percentileText, tiesText } from "../../frontend/static/frontend/standing.js";
+import { capped, liveCounts, newcomerText, padded, percentileText, tiesText } from "../../frontend/static/frontend/standing.js";
 
 test("the live counts say started during the day and played once it is over, and the wins under review", () => {
   assert.equal(liveCounts({ started: 12, won: 5, over: false, under_review: 0 }), "12 started · 5 won");
@@ -32,4 +32,16 @@ test("bars past the most shown go together into one open-ended last bar", () => 
   const bars = Array.from({ length: 5 }, (_, i) => ({ low: i * 10, high: (i + 1) * 10, count: i + 1 }));
   assert.deepEqual(capped(bars, 3), [bars[0], bars[1], { low: 20, high: null, count: 3 + 4 + 5 }]);
   assert.equal(capped(bars, 5), bars);
+});
+
+test("a newcomer's own line says in words it is not on the public board yet, its place there and when it counts", () => {
+  const next = newcomerText({ rank: 12, public: false, public_in_days: 0 });
+  assert.equal(
+    next,
+    "Your win is not on the public board yet: the results of a new account count there once it has played on an earlier day. " +
+      "It would be in place 12; it counts for your bests, your streak, your friends and your clubs. " +
+      "Your results count there from the next day you play on.",
+  );
+  assert.match(newcomerText({ rank: 3, public: false, public_in_days: 1 }), /once you have played on 1 more day\.$/);
+  assert.match(newcomerText({ rank: 3, public: false, public_in_days: 2 }), /once you have played on 2 more days\.$/);
 });

@@ -253,14 +253,14 @@ def test_only_a_verified_win_is_held_after_its_review(account, today, events, dj
     }
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.LINKED_SUSPECT, detail="a test") is True
-        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.LINKED_SUSPECT, detail="again") is False
+        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.PROBE, detail="a test") is True
+        assert attempt.attempt_hold(game_id=verified.pk, reason=HoldReason.PROBE, detail="again") is False
         for review, game in others.items():
-            assert attempt.attempt_hold(game_id=game.pk, reason=HoldReason.LINKED_SUSPECT, detail="x") is False
+            assert attempt.attempt_hold(game_id=game.pk, reason=HoldReason.PROBE, detail="x") is False
             assert Game.objects.get(pk=game.pk).review == review
 
     verified.refresh_from_db()
-    assert verified.review == "held" and attempt.hold_reasons(verified) == [HoldReason.LINKED_SUSPECT]
+    assert verified.review == "held" and attempt.hold_reasons(verified) == [HoldReason.PROBE]
     assert events == [[str(verified.pk)]]
 
 

@@ -69,7 +69,7 @@ def test_winning_the_ranked_attempt_updates_the_personal_best_and_the_board(
         "players": 1,
         "par": None,  # the deal's solution length only once the day is over
         "entries": [line],
-        "me": line,
+        "me": {**line, "public": True, "public_in_days": None},  # on the public board
     }
     assert player.get(f"/api/v1/games/{state['id']}").json()["review"] == "verified"
 
@@ -223,6 +223,8 @@ def test_my_rank_is_given_also_below_the_top_100(today):
         "score": 625,
         "verified": True,
         "replay": None,
+        "public": True,
+        "public_in_days": None,
     }
 
 

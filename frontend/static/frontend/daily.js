@@ -15,6 +15,7 @@ import { showShare } from "./share.js";
 import { liveCounts, renderStanding, settledStanding } from "./standing.js";
 import { createStore } from "./store.js";
 import { dayBoardRow } from "./day_board.js";
+import { newcomerText } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
@@ -60,7 +61,11 @@ function line(id, text) {
   $(id).textContent = text || "";
   $(id).hidden = !text;
 }
-const setStatus = (text) => line("daily-status", text);
+/** The page's status line; a held result is said as a hold (the warning's colours), never as a success. */
+function setStatus(text, { held = false } = {}) {
+  line("daily-status", text);
+  $("daily-status").classList.toggle("warn", Boolean(text) && held);
+}
 
 function dayBefore(iso) {
   const d = new Date(`${iso}T00:00:00Z`);
@@ -287,9 +292,9 @@ async function standing(attempt, date) {
     const figures = attempt.time_ms != null ? t("daily.won", { time: formatTime(attempt.time_ms), moves: tn("movesWith", attempt.moves) }) : "";
     // "Your rank: 1 of 3. Won in 3:05 with 90 moves." (a sentence of its own after the rank)
     const withFigures = (text) => (figures ? `${/[.!?…]$/.test(text) ? text : `${text}.`} ${figures}` : text);
-    setStatus(withFigures(reviewText(attempt) || t("daily.review.pending")));
-    rankedResult({ id: attempt.game, answer: attempt, date }).then(async (text) => {
-      setStatus(withFigures(text));
+    setStatus(withFigures(reviewText(attempt) || t("daily.review.pending")), { held: attempt.review === "held" });
+    rankedResult({ id: attempt.game, answer: attempt, date }).then(async ({ text, held }) => {
+      setStatus(withFigures(text), { held });
       const found = await whereYouStand(date); // again: the result is on the board now
       if (attempt.shareable) {
         showShare($("daily-share"), { gameId: attempt.game, date, timeMs: attempt.time_ms, moves: attempt.moves, standing: found, heldFor: attempt.held_for });
@@ -370,9 +375,10 @@ function reveal(state) {
 }
 
 // -- the win --------------------------------------------------------------------------------------
-/** What a won ranked attempt gives: its rank once it is on the board, or why it is not there.
- *  The board is kept by background tasks after a win: the standing says when it shows the
- *  verdict, and how long to wait until it does (settledStanding). */
+/** What a won ranked attempt gives: its rank once it is on the board, or why it is not there
+ *  (`text`), and whether it is held (`held`: shown as a hold). The board is kept by background
+ *  tasks after a win: the standing says when it shows the verdict, and how long to wait until it
+ *  does (settledStanding). */
 async function rankedResult({ id, answer, date }) {
   if (!reviewText(answer)) {
     const settled = await settledStanding(date);
@@ -385,14 +391,21 @@ async function rankedResult({ id, answer, date }) {
     }
   }
   const why = reviewText(answer);
-  if (why) return why;
+  if (why) return { text: why, held: answer.review === "held" };
   try {
     const board = await daily.leaderboard(date);
-    if (board.me && board.me.rank) return t("daily.rank", { rank: board.me.rank, players: board.players });
+    if (board.me && board.me.rank) return { text: boardPlace(board), held: false };
   } catch (err) {
-    if (!notReady(err)) return err.status === 404 ? t("lb.unavailable") : t("error.generic");
+    if (!notReady(err)) return { text: err.status === 404 ? t("lb.unavailable") : t("error.generic"), held: false };
   }
-  return t("daily.review.pending"); // still being checked
+  return { text: t("daily.review.pending"), held: false }; // still being checked
+}
+
+/** The caller's place on the day's board, as the board's own line says it; a newcomer's result,
+ *  not on the public board, in words: the place it would have and when its results count there. */
+function boardPlace(board) {
+  if (board.me.public === false) return newcomerText(board.me);
+  return t("daily.rank", { rank: board.me.rank, players: board.players });
 }
 
 async function won(state, { reopened = false } = {}) {
@@ -407,15 +420,18 @@ async function won(state, { reopened = false } = {}) {
   const date = state.daily || (day.state && day.state.date);
   const counted = state.ranked && !state.closed;
   const first = counted ? reviewText(state) || t("daily.review.pending") : t("daily.unranked");
-  setStatus(first);
+  const heldNow = counted && state.review === "held";
+  setStatus(first, { held: heldNow });
   showWin(state, { onNew: () => { location.href = "/"; }, extra: first });
+  $("win-extra").classList.toggle("hold", heldNow);
   const link = $("win-rank");
   link.href = `/leaderboards?date=${encodeURIComponent(date)}`;
   link.hidden = false;
   if (!counted) return;
-  const result = await rankedResult({ id: state.id, answer: state, date });
-  setStatus(result);
+  const { text: result, held } = await rankedResult({ id: state.id, answer: state, date });
+  setStatus(result, { held });
   line("win-extra", result);
+  $("win-extra").classList.toggle("hold", held);
   let now = state;
   try {
     now = await games.get(state.id);

@@ -4,7 +4,7 @@ import { t, tn, formatDate, formatTime } from "./i18n.js";
 import "./strings.js";
 import { daily } from "./api.js";
 import { initNav, playerName, verifiedMark } from "./nav.js";
-import { liveCounts } from "./standing.js";
+import { liveCounts, newcomerText } from "./standing.js";
 
 const $ = (id) => document.getElementById(id);
 initNav();
@@ -107,6 +107,7 @@ async function show(date, { first = false } = {}) {
   $("lb-players").textContent = "";
   $("lb-par").textContent = "";
   $("lb-review").hidden = true;
+  $("lb-newcomer").hidden = true;
   const body = $("lb-body");
   body.replaceChildren();
   $("lb-table").hidden = true;
@@ -132,6 +133,10 @@ async function show(date, { first = false } = {}) {
   if (board.number != null) $("lb-number").textContent = `Yukon #${board.number} · `;
   $("lb-players").textContent = ` · ${tn("lb.players", board.players)}`;
   if (board.par != null) $("lb-par").textContent = ` · ${t("lb.par", { moves: tn("moves", board.par) })}`;
+  if (board.me && board.me.public === false) {
+    $("lb-newcomer").textContent = newcomerText(board.me);
+    $("lb-newcomer").hidden = false;
+  }
   if (!entries.length) {
     message(t("lb.empty"));
     return;

@@ -20,6 +20,7 @@ addStrings({
   "share.review.pace": pgettext("share.review.pace", "under review (time check)"),
   "share.review.accounts": pgettext("share.review.accounts", "under review (account check)"),
   "share.review.play": pgettext("share.review.play", "under review (move check)"),
+  "share.review.attempts": pgettext("share.review.attempts", "under review (attempt check)"),
   "share.copied": pgettext("share.copied", "Copied to the clipboard."),
   "share.copy.failed": pgettext("share.copy.failed", "Could not copy: select the text and copy it by hand."),
   "share.streak.one": pgettext("share.streak.one", "Streak: 1 day"),

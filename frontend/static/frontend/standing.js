@@ -26,7 +26,18 @@ addStrings({
   "standing.bar": pgettext("standing.bar", "{range}: {players}"),
   "standing.players.one": pgettext("standing.players.one", "1 player"),
   "standing.players.other": pgettext("standing.players.other", "{n} players"),
+  "standing.newcomer": pgettext("standing.newcomer", "Your win is not on the public board yet: the results of a new account count there once it has played on an earlier day. It would be in place {rank}; it counts for your bests, your streak, your friends and your clubs."),
+  "standing.newcomer.next": pgettext("standing.newcomer.next", "Your results count there from the next day you play on."),
+  "standing.newcomer.more.one": pgettext("standing.newcomer.more.one", "Your results count there once you have played on 1 more day."),
+  "standing.newcomer.more.other": pgettext("standing.newcomer.more.other", "Your results count there once you have played on {n} more days."),
 });
+
+/** A newcomer's own line of a board (`public: false`, docs/daily.md "Who is on the public board"):
+ *  not counted publicly yet, the place it would have, and when its results will count there. */
+export function newcomerText(me) {
+  const when = me.public_in_days ? tn("standing.newcomer.more", me.public_in_days) : t("standing.newcomer.next");
+  return `${t("standing.newcomer", { rank: me.rank })} ${when}`;
+}
 
 /** The live counts: "12 started · 5 won" (during the day), "12 played · 5 won" once it is over,
  *  and the wins not on the board yet: "· 1 more under review". */

@@ -32,6 +32,7 @@ addStrings({
   "daily.review.held.pace": pgettext("daily.review.held.pace", "Under review: the check of the time it was played in holds your result."),
   "daily.review.held.accounts": pgettext("daily.review.held.accounts", "Under review: another account on the same device or network played this deal that day."),
   "daily.review.held.play": pgettext("daily.review.held.play", "Under review: the check of your moves against what your game had shown holds your result."),
+  "daily.review.held.attempts": pgettext("daily.review.held.attempts", "Under review: the check of your ranked attempts of earlier days holds your result."),
   "daily.review.by": pgettext("daily.review.by", "Staff look at it by {time} and it appears on the board if it is in order."),
   "daily.review.rejected": pgettext("daily.review.rejected", "Your result was rejected on review and does not count for the leaderboard."),
   "daily.review.invalid": pgettext("daily.review.invalid", "Your result could not be replayed from its moves and does not count for the leaderboard."),
