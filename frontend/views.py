@@ -370,14 +370,13 @@ def board_image(request: HttpRequest, day: str) -> HttpResponse:
     summary = daily_summary(day=parsed) if parsed is not None else None
     if summary is None or language not in dict(settings.LANGUAGES):
         raise Http404
-    best = _clock_text(summary.best_time_ms) if summary.best_time_ms is not None else "-"
-    key = f"board-image:1:{summary.day}:{language}:{summary.players}:{summary.winners}:{best}"
+    best = _clock_text(summary.best_time_ms) if summary.best_time_ms is not None else "\u2013"
+    key = f"board-image:2:{summary.day}:{language}:{summary.players}:{summary.winners}:{best}"
     png = cache.get(key)
     if png is None:
         with translation.override(language):
-            # Capital letters A–Z only: the picture's pixel font has no others.
             png = og_image.board_image(
-                title=f"YUKON #{summary.number}" if summary.number else "YUKON",
+                title=f"Yukon #{summary.number}" if summary.number else "Yukon",
                 subtitle=pgettext("og.image.board", "LEADERBOARD"),
                 date=formats.date_format(summary.day, "SHORT_DATE_FORMAT"),
                 figures=[
