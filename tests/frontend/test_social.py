@@ -200,6 +200,24 @@ def test_the_account_page_switches_the_profile_to_followers_only(new_page: Any) 
     assert switch.is_checked()
 
 
+@pytest.mark.parametrize(("locale", "viewport"), WAYS)
+def test_a_private_profile_reads_as_private_not_as_empty_tables(new_page: Any, locale: str, viewport: Any) -> None:
+    factories.user(username="Tom")
+    services.profile_hidden_set(user=factories.user(username="Mia"), hidden=True)
+    page = new_page(locale=locale, viewport=viewport, has_touch=viewport is PHONE)
+    log_in(page, factories.user(username="Lena"))
+    page.goto("/players/Mia")
+    page.wait_for_function("() => document.body.dataset.playerReady === '1'")
+
+    assert page.locator("#player-private").is_visible()
+    assert page.locator("#player-private h2").inner_text() in ("A private profile", "Ein privates Profil")
+    assert page.locator("#player-rules").is_hidden() and page.locator("#player-recent-title").is_hidden()
+    assert page.locator("#player-note").is_hidden()
+    page.goto("/players/Tom")  # a public one still shows its tables
+    page.wait_for_function("() => document.body.dataset.playerReady === '1'")
+    assert page.locator("#player-rules").is_visible() and page.locator("#player-private").is_hidden()
+
+
 def services_privacy_hidden(user: Any) -> bool:
     from social import selectors
 

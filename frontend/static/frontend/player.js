@@ -93,8 +93,14 @@ async function init() {
   try {
     show(await stats.player(since.dataset.player));
   } catch (err) {
-    $("player-note").textContent = err.status === 404 ? t("stats.notfound") : err.detail || t("error.generic");
-    $("player-note").hidden = false;
+    if (err.code === "profile_hidden") {
+      // A private profile reads as private, not as empty tables.
+      $("player-figures").hidden = true;
+      $("player-private").hidden = false;
+    } else {
+      $("player-note").textContent = err.status === 404 ? t("stats.notfound") : err.detail || t("error.generic");
+      $("player-note").hidden = false;
+    }
   }
   document.body.dataset.playerReady = "1";
 }
