@@ -179,8 +179,11 @@ def test_a_phone_shows_the_whole_table_and_plays_by_touch(new_page: Any, screens
 
 
 def won_game() -> EngineGame:
+    """A won game of a deal of its own (a deal played before counts for no best)."""
     return EngineGame.from_layout(
-        [[], [], [], [], [], [], []], {"S": "KS", "H": "KH", "D": "KD", "C": "KC"}, code=GameCode.parse("YU1-C-AAAAAAC")
+        [[], [], [], [], [], [], []],
+        {"S": "KS", "H": "KH", "D": "KD", "C": "KC"},
+        code=GameCode.parse(factories.fresh_code()),
     )
 
 
@@ -253,6 +256,37 @@ def test_an_accounts_chart_shows_unfinished_games_and_tells_games_of_one_day_apa
     assert len(set(chart["labels"])) == 3  # one day, three games: each its own label
     assert all(re.fullmatch(r"\d+:\d\d", tick) for tick in chart["ticks"]), chart["ticks"]  # 0:30, never 0.9
     screenshot(page, "stats-account-phone")
+
+
+def test_a_game_left_open_beyond_the_charts_axis_stands_to_its_top_and_says_so(new_page: Any) -> None:
+    """Issue 49 item 6: the grey bar of a game left open for hours was cut at the axis."""
+    user = factories.user()
+    start = timezone.now() - timedelta(days=1)
+    for n, (seconds, won) in enumerate(((60, True), (7200, False), (80, True))):
+        game = factories.game(owner=user, engine=won_game() if won else None, moves=40 + n)
+        created = start + timedelta(hours=3 * n)
+        Game.objects.filter(pk=game.pk).update(
+            created_at=created,
+            finished_at=created + timedelta(seconds=seconds) if won else None,
+            time_ms=seconds * 1000 if won else None,
+        )
+    Game.objects.filter(owner=user, status="playing").update(paused_at=start + timedelta(hours=5))
+    page = new_page(locale="en-US")
+    log_in(page, user)
+    page.goto("/stats")
+    page.wait_for_function("() => document.body.dataset.statsReady === '1'")
+    chart = page.evaluate(
+        """() => {
+            const chart = window.yukonChart;
+            const open = chart.data.datasets.filter((set) => set.type === 'bar')[1];
+            const index = open.data.findIndex((v) => v != null);
+            const item = { dataset: open, dataIndex: index, raw: open.data[index] };
+            const label = chart.options.plugins.tooltip.callbacks.label(item);
+            return { top: chart.scales.y.max, value: open.data[index], label };
+        }"""
+    )
+    assert chart["value"] == chart["top"]  # to the axis's top, not past it
+    assert "beyond the axis" in chart["label"], chart["label"]
 
 
 def test_the_leaderboards_page_answers_for_a_date(page: Any, screenshot: Any) -> None:

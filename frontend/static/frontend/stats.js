@@ -77,8 +77,12 @@ async function drawChart(points) {
       datasets: [
         { type: "bar", label: t("stats.chart.won"), data: sorted.map((p) => (p.won ? minutes(p) : null)),
           backgroundColor: "#2f8f5b", borderRadius: 4, yAxisID: "y", order: 2 },
-        { type: "bar", label: t("stats.chart.open"), data: sorted.map((p) => (p.won ? null : minutes(p))),
-          backgroundColor: "#c9ced6", borderRadius: 4, yAxisID: "y", order: 3 },
+        // A game left open longer than the axis stands to its top, with a dark edge that says it
+        // goes on (its tooltip names its whole time), rather than ending at the axis as if cut off.
+        { type: "bar", label: t("stats.chart.open"), data: sorted.map((p) => (p.won ? null : top != null ? Math.min(minutes(p), top) : minutes(p))),
+          backgroundColor: "#c9ced6", borderRadius: 4, yAxisID: "y", order: 3,
+          borderColor: "#5b6470", borderSkipped: "bottom",
+          borderWidth: (ctx) => (top != null && !sorted[ctx.dataIndex].won && minutes(sorted[ctx.dataIndex]) > top ? { top: 4, left: 0, right: 0, bottom: 0 } : 0) },
         { type: "line", label: t("stats.winrate"), data: rate, borderColor: "#d9822b", backgroundColor: "#d9822b",
           tension: 0.3, pointRadius: 2, yAxisID: "rate", order: 1, clip: false },
       ],
@@ -101,7 +105,11 @@ async function drawChart(points) {
           filter: (item) => item.raw != null,
           callbacks: {
             title: (items) => (items.length ? labels[items[0].dataIndex].join(" ") : ""),
-            label: (item) => `${item.dataset.label}: ${item.dataset.yAxisID === "rate" ? `${item.raw} %` : clock(item.raw)}`,
+            label: (item) => {
+              if (item.dataset.yAxisID === "rate") return `${item.dataset.label}: ${item.raw} %`;
+              const whole = minutes(sorted[item.dataIndex]);
+              return `${item.dataset.label}: ${clock(whole)}${whole > item.raw ? ` (${t("stats.chart.beyond")})` : ""}`;
+            },
           },
         },
       },

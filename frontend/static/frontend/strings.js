@@ -17,6 +17,7 @@ addStrings({
   ),
   "archive.arrangements.other": pgettext("archive.arrangements.other", "{n} arrangements"),
   "archive.opening": pgettext("archive.opening", "Opening"),
+  "stats.chart.beyond": pgettext("stats.chart.beyond", "beyond the axis"),
   "archive.opening.label": pgettext("archive.opening.label", "The opening of {date}: the face-up cards everyone was dealt"),
   "archive.play.own": pgettext("archive.play.own", "Your arrangement of the deal, to play again as practice (not ranked)"),
   "daily.closes": pgettext("daily.closes", "Ranked until 00:00 UTC – {time} left"),
