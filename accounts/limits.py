@@ -5,6 +5,8 @@ limits count it (``NUM_PROXIES`` applies), and said in words on the sign-up page
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import pgettext, pgettext_lazy
 
 from common.throttles import AddressQuota
@@ -24,10 +26,14 @@ def signup_quota() -> AddressQuota:
     return AddressQuota(SIGNUP_SCOPE)
 
 
-def signup_limit_words() -> str:
+def signup_limit_words(request: Any | None = None) -> str:
     """The limit in the active language ("New accounts from one network address: at most 5 per
-    day."), or "" when there is none."""
-    rate = signup_quota().rate()
+    day."), or "" when there is none; with ``request``, also "" while its address has made no
+    account in this window (the sign-up page names the limit only when it applies: issue 49)."""
+    quota = signup_quota()
+    if request is not None and quota.used(request) == 0:
+        return ""
+    rate = quota.rate()
     if rate is None:
         return ""
     count, seconds = rate

@@ -214,6 +214,11 @@ class AddressQuota:
         """The limit and its window in seconds, or None when the scope has no rate."""
         return rate_of(self._limit.scope)
 
+    def used(self, request: Any) -> int:
+        """How many the request's address has made in the current window (nothing counted)."""
+        window = self._limit.window(request)
+        return 0 if window is None else counters.count(window.counter)
+
     def take(self, request: Any) -> float | None:
         """Count one more for the request's address; None if within the limit, else the seconds
         to the end of the window (nothing is taken then)."""

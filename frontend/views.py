@@ -13,6 +13,7 @@ from datetime import date
 from uuid import UUID
 
 from django.conf import settings
+from django.contrib.auth import password_validation
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
@@ -427,7 +428,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         "signup",
         "auth.js",
         mode="signup",
-        signup_limit=signup_limit_words(),
+        signup_limit=signup_limit_words(request),
+        password_rules=password_validation.password_validators_help_texts(),
         next_page=_next_page(request),
     )
 

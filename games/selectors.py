@@ -81,7 +81,8 @@ def daily_solution_length(*, game: Game, now: datetime) -> int | None:
 
 def deal_seen_before(prefix: str = "") -> Exists:
     """Whether a game's player had played its deal before it (docs/statistics.md, "Bests"): an
-    earlier game of the same code by the same account, or, for a guest, the same browser. A win of
+    earlier game of the same code with a move made, by the same account, or, for a guest, the same
+    browser. A win of
     a deal seen before (a practice game of the day's deal after the attempt, a replay of a code
     played) counts as a win, never for a best time or fewest moves: its player knew the cards.
     ``prefix``: the path to the game (``"game__"``)."""
@@ -94,6 +95,7 @@ def deal_seen_before(prefix: str = "") -> Exists:
         ),
         code=OuterRef(f"{prefix}code"),
         created_at__lt=OuterRef(f"{prefix}created_at"),
+        moves__gt=0,  # (a game dealt and never touched showed the opening alone)
     )
     return Exists(earlier)
 
@@ -114,7 +116,7 @@ def win_records(*, game: Game) -> dict[str, Any] | None:
         owner = Q(owner__isnull=True, guest_session_key=game.guest_session_key)
     else:
         return None
-    fresh = not Game.objects.filter(owner, code=game.code, created_at__lt=game.created_at).exists()
+    fresh = not Game.objects.filter(owner, code=game.code, created_at__lt=game.created_at, moves__gt=0).exists()
     new = Q(seen=False)  # the bests count only wins of deals not seen before
     before = (
         Game.objects.filter(owner, rule=game.rule, status=StatusChoices.WON, finished_at__lt=game.finished_at)

@@ -110,7 +110,7 @@ def test_the_limit_is_a_setting(settings: Any) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "signup_ip": "2/day"}}
 
     assert [sign_up(f"player{n}").status_code for n in range(3)] == [201, 201, 429]
-    page = Client().get("/signup", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = Client().get("/signup", HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="203.0.113.7").content.decode()
     assert "New accounts from one network address: at most 2 per day." in page
 
 
@@ -118,8 +118,16 @@ def test_the_limit_is_a_setting(settings: Any) -> None:
     ("language", "words"),
     [("en", "New accounts from one network address: at most 5 per day."), ("de", "höchstens 5 pro Tag")],
 )
-def test_the_sign_up_page_says_the_limit_beforehand(language: str, words: str) -> None:
-    page = Client().get("/signup", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+def test_the_sign_up_page_says_the_limit_once_it_applies(language: str, words: str) -> None:
+    """Not to every newcomer (issue 49 item 5): once an account was made from the address today."""
+    address = "203.0.113.7"
+    assert words not in Client().get("/signup", HTTP_ACCEPT_LANGUAGE=language, REMOTE_ADDR=address).content.decode()
+    assert sign_up("first", address=address).status_code == 201
+
+    page = Client().get("/signup", HTTP_ACCEPT_LANGUAGE=language, REMOTE_ADDR=address).content.decode()
 
     assert words in page
+    assert (
+        words not in Client().get("/signup", HTTP_ACCEPT_LANGUAGE=language, REMOTE_ADDR="198.51.100.1").content.decode()
+    )
     assert words not in Client().get("/login", HTTP_ACCEPT_LANGUAGE=language).content.decode()

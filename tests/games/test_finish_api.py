@@ -291,6 +291,7 @@ def test_the_personal_best_and_a_guests_figures_leave_out_deals_played_before(pl
             status="won",
             created_at=timezone.now() - timedelta(seconds=age + 1000),
             finished_at=timezone.now() - timedelta(seconds=1000),
+            moves=100,
             score=625,
         )
     figures = guest.get("/api/v1/me/stats").json()["rules"]["classic"]

@@ -78,7 +78,8 @@ def test_a_won_practice_game_of_the_days_deal_counts_for_no_best_and_never_for_t
     player, account, today, todays_deal, django_capture_on_commit_callbacks
 ):
     ranked = player.post("/api/v1/games", {"daily": True}).json()
-    Game.objects.filter(pk=ranked["id"]).update(status=StatusChoices.WON)  # over, off the board's tasks
+    # Over (played, and off the board's tasks).
+    Game.objects.filter(pk=ranked["id"]).update(status=StatusChoices.WON, moves=120)
     practice = player.post("/api/v1/games", {"daily": True}).json()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:

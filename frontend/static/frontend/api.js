@@ -187,6 +187,7 @@ export const social = {
 const USER_HINT = "yukon.user";
 /** In sessionStorage from signing in to the next page: how many guest games the account took (nav.js). */
 export const KEPT_KEY = "yukon.gamesKept";
+export const CONFIRM_KEY = "yukon.confirmSent";
 
 export function rememberLogin(username) {
   try {

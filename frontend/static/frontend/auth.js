@@ -1,7 +1,7 @@
 // Log in (/login) and sign up (/signup): the guest's games and settings go with the account.
 import { t } from "./i18n.js";
 import "./strings.js";
-import { KEPT_KEY, auth, rememberLogin } from "./api.js";
+import { CONFIRM_KEY, KEPT_KEY, auth, rememberLogin } from "./api.js";
 import { initNav, logOut } from "./nav.js";
 
 initNav();
@@ -62,11 +62,13 @@ function fieldError(name, text) {
   if (!note) {
     note = Object.assign(document.createElement("span"), { id: `${name}-error`, className: "field-error" });
     input.after(note);
-    input.setAttribute("aria-describedby", note.id);
   }
   note.textContent = text || "";
   note.hidden = !text;
   input.setAttribute("aria-invalid", String(Boolean(text)));
+  // Beside what describes the field already (the password's rules on the sign-up page).
+  const described = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== note.id);
+  input.setAttribute("aria-describedby", [...described, note.id].join(" "));
 }
 
 form?.addEventListener("submit", async (event) => {
@@ -90,6 +92,8 @@ form?.addEventListener("submit", async (event) => {
     rememberLogin((answer && answer.username) || username);
     // The next page says once that the guest's games are the account's now (nav.js).
     if (answer && answer.games_kept > 0) sessionStorage.setItem(KEPT_KEY, String(answer.games_kept));
+    // ... and that a link to confirm the address is on its way (issue 49).
+    if (mode === "signup" && email) sessionStorage.setItem(CONFIRM_KEY, email);
     location.href = nextUrl();
   } catch (err) {
     if (FIELD_OF[err.code]) fieldError(FIELD_OF[err.code], describe(err));

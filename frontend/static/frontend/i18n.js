@@ -17,6 +17,7 @@ const STRINGS = {
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),
   "loggedOut": pgettext("loggedOut", "You are logged out. Your games stay with your account: log in again to go on with them."),
+  "confirmSent": pgettext("confirmSent", "A link to confirm {email} is on its way: open it within three days, and you can set a new password if you ever forget yours."),
   "gamesKept.one": pgettext("gamesKept.one", "Your game as a guest is now your account's: it counts in your statistics."),
   "gamesKept.other": pgettext(
     "gamesKept.other",

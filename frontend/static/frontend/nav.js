@@ -1,6 +1,6 @@
 // The header: who is playing (guest or account), log out.
 import { t, tn } from "./i18n.js";
-import { KEPT_KEY, auth, currentUser, rememberLogin } from "./api.js";
+import { CONFIRM_KEY, KEPT_KEY, auth, currentUser, rememberLogin } from "./api.js";
 
 export async function initNav() {
   const page = document.documentElement.dataset.page;
@@ -25,6 +25,7 @@ export async function initNav() {
   const user = await currentUser();
   if (!document.getElementById("signed-out")) renderAccount(box, user, page);
   if (user) showGamesKept();
+  if (user) showConfirmSent();
   else showLoggedOut();
   return user;
 }
@@ -55,6 +56,17 @@ function showLoggedOut() {
   const notice = Object.assign(document.createElement("p"), { id: "logged-out", className: "site-notice" });
   notice.setAttribute("role", "status");
   notice.textContent = t("loggedOut");
+  document.getElementById("main").prepend(notice);
+}
+
+/** Once, after signing up with an address: a link to confirm it is on its way. */
+function showConfirmSent() {
+  const email = sessionStorage.getItem(CONFIRM_KEY);
+  sessionStorage.removeItem(CONFIRM_KEY);
+  if (!email) return;
+  const notice = Object.assign(document.createElement("p"), { id: "confirm-sent", className: "site-notice" });
+  notice.setAttribute("role", "status");
+  notice.textContent = t("confirmSent", { email });
   document.getElementById("main").prepend(notice);
 }
 

@@ -7,6 +7,7 @@
 import { t, tn, addStrings, formatTime } from "./i18n.js";
 import { SUITS, foundationBox } from "./board.js";
 import { fill } from "./share.js";
+import { currentUser } from "./api.js";
 
 const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
@@ -82,6 +83,9 @@ export function fillWin(state) {
   const challenge = $("win-challenge");
   if (challengeable(state)) fill(challenge, challengeText(state, location.origin));
   else challenge.hidden = true;
+  // A guest is asked to keep the win with an account (its games move to it on sign-up).
+  const keep = $("win-keep");
+  if (keep) currentUser().then((user) => { keep.hidden = Boolean(user); }, () => {});
 }
 
 const reducedMotion = () => Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
