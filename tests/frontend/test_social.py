@@ -120,6 +120,37 @@ def test_the_owner_removes_a_member_who_stays_out_until_let_in_again_on_the_club
     assert services.club_join(user=finn, invite=link) == club
 
 
+def test_a_club_invite_goes_through_the_phones_share_sheet_where_there_is_one(new_page: Any) -> None:
+    """Issue 49 item 6: Web Share for invites (Chromium on Linux has none: the page's own stands in)."""
+    olga = factories.user(username="Olga")
+    club = services.club_create(user=olga, name="Stammtisch")
+    page = new_page(locale="de-DE", viewport=PHONE, has_touch=True)
+    page.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
+    log_in(page, olga)
+    page.goto(f"/clubs/{club.slug}")
+    page.wait_for_function("() => document.body.dataset.clubReady === '1'")
+
+    page.locator("#club-invite-share").click()
+
+    shared = page.wait_for_function("() => window.shared").json_value()
+    assert shared["url"] == page.locator("#club-invite").input_value() and "/clubs/join/" in shared["url"]
+    assert (
+        shared["text"]
+        == "Komm in meinen Club „Stammtisch“ bei Yukon Solitaire: das Tagesspiel, eine Bestenliste für uns."
+    )
+
+
+def test_without_a_share_sheet_the_invite_is_copied(new_page: Any) -> None:
+    olga = factories.user(username="Olga")
+    club = services.club_create(user=olga, name="Stammtisch")
+    page = new_page(locale="en-US")
+    page.add_init_script("delete Navigator.prototype.share;")
+    log_in(page, olga)
+    page.goto(f"/clubs/{club.slug}")
+    page.wait_for_function("() => document.body.dataset.clubReady === '1'")
+    assert page.locator("#club-invite-share").is_hidden() and page.locator("#club-invite-copy").is_visible()
+
+
 @pytest.mark.parametrize(("locale", "viewport"), WAYS)
 def test_the_daily_page_has_a_friends_tab_with_the_people_one_follows(
     new_page: Any, locale: str, viewport: Any

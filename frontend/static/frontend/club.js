@@ -124,6 +124,16 @@ async function act(write) {
 }
 
 function bind() {
+  // The phone's share sheet where there is one (Web Share), beside copying the link.
+  const share = $("club-invite-share");
+  share.hidden = typeof navigator.share !== "function";
+  share.addEventListener("click", async () => {
+    try {
+      await navigator.share({ title: club.name, text: t("club.invite.text", { name: club.name }), url: $("club-invite").value });
+    } catch (err) {
+      /* dismissed: nothing to say */
+    }
+  });
   $("club-invite-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("club-invite").value);

@@ -5,6 +5,7 @@ import { addStrings } from "./i18n.js";
 const pgettext = globalThis.django?.pgettext ?? ((context, text) => text);
 
 addStrings({
+  "club.invite.text": pgettext("club.invite.text", "Join my club “{name}” on Yukon Solitaire: the daily deal, one board for us."),
   "clubs.members.one": pgettext("clubs.members.one", "1 member"),
   "clubs.members.other": pgettext("clubs.members.other", "{n} members"),
   "clubs.owner": pgettext("clubs.owner", "yours"),
