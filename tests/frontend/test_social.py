@@ -140,6 +140,23 @@ def test_a_club_invite_goes_through_the_phones_share_sheet_where_there_is_one(ne
     )
 
 
+@pytest.mark.parametrize(("locale", "viewport"), WAYS)
+def test_a_player_finds_the_clubs_in_the_header(new_page: Any, locale: str, viewport: Any) -> None:
+    """Issue 49 item 6: the clubs were reachable only from the account page and the friends' tab."""
+    page = new_page(locale=locale, viewport=viewport, has_touch=viewport is PHONE)
+    log_in(page, factories.user(username="Lena"))
+    page.goto("/stats")
+    link = page.locator("#clubs-link")
+    link.wait_for(state="visible")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    box = link.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"]
+
+    link.click()
+    page.wait_for_url("**/clubs")
+    assert page.locator("#clubs-link").get_attribute("aria-current") == "page"
+
+
 def test_without_a_share_sheet_the_invite_is_copied(new_page: Any) -> None:
     olga = factories.user(username="Olga")
     club = services.club_create(user=olga, name="Stammtisch")

@@ -13,6 +13,7 @@ const STRINGS = {
   "nav.signup": pgettext("nav.signup", "Sign up"),
   "nav.logout": pgettext("nav.logout", "Log out"),
   "nav.account": pgettext("nav.account", "Account"),
+  "nav.clubs": pgettext("nav.clubs", "Clubs"),
   "nav.guest": pgettext("nav.guest", "Guest"),
   "signedOut": pgettext("signedOut", "You were signed out — sign in to go on with this game."),
   "signedOut.login": pgettext("signedOut.login", "Sign in"),

@@ -120,7 +120,13 @@ function renderAccount(box, user, page) {
     account.id = "account-link";
     account.textContent = t("nav.account");
     if (page === "account") account.setAttribute("aria-current", "page");
-    box.append(who, account, out);
+    // The player's clubs, where a player looks for what is theirs (issue 49 item 6).
+    const clubs = document.createElement("a");
+    clubs.href = "/clubs";
+    clubs.id = "clubs-link";
+    clubs.textContent = t("nav.clubs");
+    if (page === "clubs" || page === "club") clubs.setAttribute("aria-current", "page");
+    box.append(who, clubs, account, out);
   } else {
     const guest = document.createElement("span");
     guest.className = "who guest";
