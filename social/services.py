@@ -116,6 +116,8 @@ def club_create(*, user: Any, name: str) -> Club:
         _name_free_check(user, key)
         club = Club.objects.create(name=shown, name_key=key, slug=_slug_new(shown), owner=user)
         Membership.objects.create(club=club, user=user)
+        # The owner's results of this week count at once, as a joining member's do (issue 49).
+        _weeks_rebuild_later([club.pk])
     return club
 
 

@@ -212,6 +212,19 @@ def test_a_result_on_the_board_reaches_the_week_of_its_players_clubs_through_the
     assert not ClubWeekEntry.objects.filter(club=club).exists()
 
 
+def test_a_new_clubs_week_shows_its_owners_points_of_the_week_at_once(today, django_capture_on_commit_callbacks):
+    """Issue 49 item 6: the owner's result of the day was on the week only once a member joined."""
+    deal(today)
+    olga = factories.user(username="Olga")
+    result_for(won_ranked_game(owner=olga, day=today, time_ms=70_000))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        club = services.club_create(user=olga, name="Stammtisch")
+
+    week = factories.token_client(olga).get(f"/api/v1/clubs/{club.slug}/week/{today.strftime('%G-W%V')}").json()
+    assert [(line["username"], line["points"]) for line in week["entries"]] == [("Olga", 1)]
+
+
 def test_a_week_is_named_back_as_it_was_asked_even_in_the_year_1():
     owner = factories.user(username="Olga")
     club = services.club_create(user=owner, name="Stammtisch")
