@@ -15,7 +15,9 @@ independent, so the attack is a birthday problem between the scouts and the prob
    of distinct scouted arrangements c = K q, about 1 - (1 - c/K)^M (the issue's formula); exactly,
    1 - E[(1 - C/K)^M] over the distribution of the number C of distinct scouted arrangements
    (both printed: they differ little). A table for a grid of N and M at K = 16,384 and at smaller
-   K, and the fewest accounts N + M for a 50 % chance (found by search over the split).
+   K, and the fewest accounts N + M for a 50 % chance (the chance is symmetric in N and M: an even
+   split); and, when every account digs its own attempt (at a human pace, so that it may still
+   win) and is also a probe, the fewest accounts two of which share an arrangement.
 2. **Monte-Carlo** with the product's ``arrangement_index``: random day keys and account ids.
 3. **The real API** with a small K (``--api-arrangements``, 8): a scratch SQLite database, today's
    deal prepared by ``daily_deals_prepare``, accounts with tokens, each from an address of its own;
@@ -102,6 +104,16 @@ def fewest_accounts(k: int, goal: float = 0.5) -> tuple[int, int, int, float]:
         total += 1
 
 
+def fewest_sharing(k: int, goal: float = 0.5) -> int:
+    """The fewest accounts among which two hold the same arrangement with a chance of ``goal``
+    (the birthday problem): the attack when every account both scouts and probes."""
+    apart, total = 1.0, 1
+    while 1 - apart < goal:
+        apart *= 1 - total / k
+        total += 1
+    return total
+
+
 def model(k_main: int, others: list[int]) -> None:
     grid_n = [1, 10, 50, 100, 200, 500, 1000]
     grid_m = [1, 10, 50, 100, 200, 500]
@@ -117,7 +129,8 @@ def model(k_main: int, others: list[int]) -> None:
         print(
             f"model: K = {k:>6,}: a 50 % chance takes {total} accounts (N = {n} scouts, M = {m} probes, "
             f"P = {100 * p:.1f} %); 2*sqrt(K ln 2) = {2 * math.sqrt(k * math.log(2)):.1f}; "
-            f"one probe alone: {math.ceil(math.log(0.5) / math.log(1 - 1 / k))} scouts"
+            f"one probe alone: {math.ceil(math.log(0.5) / math.log(1 - 1 / k))} scouts; every account both "
+            f"scout and probe: {fewest_sharing(k)} accounts"
         )
 
 
