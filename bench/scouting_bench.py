@@ -58,6 +58,7 @@ from games.engine.codes import COLUMN_SIZES  # noqa: E402
 
 START = [sum(COLUMN_SIZES[:column]) for column in range(len(COLUMN_SIZES))]
 DIG_SEED = 46
+DIG_LIMIT = 400
 
 
 # -- 1. the model ----------------------------------------------------------------------------------
@@ -181,12 +182,15 @@ def turns_up(state: dict[str, Any], move: dict[str, Any]) -> bool:
     return down > 0 and index == down
 
 
-def dig(table: Table, *, entries: int, enough: int = len(FACE_DOWN)) -> None:
+def dig(table: Table, *, entries: int = 0, least: int = 0, enough: int = len(FACE_DOWN)) -> None:
     """Runs of moves (one that turns a card up whenever there is one), each taken back by undo,
-    until ``entries`` requests or ``enough`` cards seen; seeded, so that two games of one
-    arrangement dig alike (tests/games/test_scouting.py digs the same way)."""
+    until ``entries`` requests are spent and ``least`` cards seen, or ``enough`` cards seen (at
+    most ``DIG_LIMIT`` requests); seeded, so that two games of one arrangement dig alike
+    (tests/games/test_scouting.py digs the same way)."""
     rng = random.Random(DIG_SEED)
-    while table.entries < entries and len(table.seen) < enough:
+    while (
+        (table.entries < entries or len(table.seen) < least) and len(table.seen) < enough and table.entries < DIG_LIMIT
+    ):
         depth = 0
         for _ in range(rng.randrange(10, 60)):
             moves = table.state["legal_moves"]
@@ -305,7 +309,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
         for _ in range(n):
             user, client = account()
             table = ApiTable(client)
-            dig(table, entries=scout_entries)
+            dig(table, entries=scout_entries, least=flips)
             requests += table.entries + 1
             seen_by_scouts.append(len(table.seen))
             records.append(table.seen)
@@ -314,7 +318,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
         for _ in range(m):
             user, client = account()
             table = ApiTable(client)
-            dig(table, entries=scout_entries, enough=flips)
+            dig(table, enough=flips)
             requests += table.entries + 1
             mine = arrangement_index(key, account=user.pk, arrangements=k)
             match = [r for r in records if agrees(r, table.seen)]
@@ -364,7 +368,7 @@ def signatures(count: int, flips: int, rng: random.Random) -> None:
     firsts: list[list[tuple[int, str]]] = []
     for draw in range(count):
         table = EngineTable(arrangement_order(opening, key, draw))
-        dig(table, entries=400, enough=flips)
+        dig(table, enough=flips)
         firsts.append(table.order)
     for f in range(1, flips + 1):
         groups = Counter(tuple(first[:f]) for first in firsts)

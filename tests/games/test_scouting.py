@@ -29,7 +29,8 @@ pytestmark = pytest.mark.django_db
 
 K = 4
 FIRST_FLIPS = 3  # cards an attacker turns up (and takes back) to tell its arrangement
-SCOUT_ENTRIES = 60  # requests a scout may make (moves and undos): seconds of a bot
+SCOUT_ENTRIES = 60  # requests a scout digs for (moves and undos): seconds of a bot
+DIG_LIMIT = 400
 START = [sum(COLUMN_SIZES[:column]) for column in range(len(COLUMN_SIZES))]  # a column's first slot
 
 
@@ -72,13 +73,17 @@ class Table:
         return down > 0 and index == down
 
 
-def dig(table: Table, *, entries: int, enough: int = 21) -> None:
+def dig(table: Table, *, entries: int = 0, enough: int = 21) -> None:
     """Runs of moves (one that turns a card up whenever there is one, else any), each taken back
-    by undo, until ``entries`` requests are spent or ``enough`` cards have been seen. The choices
-    come from a fixed seed and the answers alone, so two games of one arrangement dig alike and
-    turn up the same cards first."""
+    by undo, until ``entries`` requests are spent and the first ``FIRST_FLIPS`` cards seen, or
+    ``enough`` cards seen (at most ``DIG_LIMIT`` requests). The choices come from a fixed seed and
+    the answers alone, so two games of one arrangement dig alike and turn up the same cards first."""
     rng = random.Random(46)
-    while table.entries < entries and len(table.seen) < enough:
+    while (
+        (table.entries < entries or len(table.seen) < FIRST_FLIPS)
+        and len(table.seen) < enough
+        and table.entries < DIG_LIMIT
+    ):
         depth = 0
         for _ in range(rng.randrange(10, 60)):
             moves = table.state["legal_moves"]
@@ -145,7 +150,7 @@ def test_with_a_scout_for_every_arrangement_an_attacker_learns_its_face_down_car
     mine = 2
     attacker = Table(factories.token_client(account_for(day, mine)))
 
-    dig(attacker, entries=SCOUT_ENTRIES, enough=FIRST_FLIPS)
+    dig(attacker, enough=FIRST_FLIPS)
 
     assert len(attacker.seen) == FIRST_FLIPS
     assert matching(records, attacker) == [mine]
@@ -160,7 +165,7 @@ def test_without_a_scout_for_its_own_arrangement_an_attackers_first_flips_match_
     records = scouts(day, [index for index in range(K) if index != mine])
     attacker = Table(factories.token_client(account_for(day, mine)))
 
-    dig(attacker, entries=SCOUT_ENTRIES, enough=FIRST_FLIPS)
+    dig(attacker, enough=FIRST_FLIPS)
 
     assert len(attacker.seen) == FIRST_FLIPS
     assert matching(records, attacker) == []
