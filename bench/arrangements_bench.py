@@ -24,7 +24,9 @@ arrangements, members: the runs), of the win (0/1) and of the time of a won run,
 days (sums of squares and degrees of freedom added): the share of the variance between
 arrangements (eta squared; with R runs of S arrangements even pure noise gives about
 (S-1)/(S*R-1), printed beside it) and the intraclass correlation ICC(1), the share of the
-variance due to the arrangement, corrected for that bias (0: none; can be negative by chance).
+variance due to the arrangement, corrected for that bias (0: none; can be negative by chance),
+with a 90 % bootstrap interval (the days drawn again). With 2-3 runs an arrangement one run of 20
+days says little: two seeds' runs can disagree (docs/daily.md).
 
 Last, a check of what an account is served: ``daily_arrangement`` deals an arrangement from the
 deal's base code (``arrangement_order(code.order, key, draw)``); ``--served`` such arrangements a
@@ -164,9 +166,11 @@ class Anova:
     n_sq: float = 0.0  # for the average group size n0 (unbalanced groups)
     groups: int = 0
     etas: list[float] = field(default_factory=list)
+    days: list[list[list[float]]] = field(default_factory=list)
 
     def add(self, groups: list[list[float]]) -> None:
         groups = [g for g in groups if g]
+        self.days.append(groups)
         if len(groups) < 2:
             return
         values = [x for g in groups for x in g]
@@ -198,12 +202,25 @@ class Anova:
         """eta squared with no effect at all: its expectation, dfb / (dfb + dfw)."""
         return self.dfb / (self.dfb + self.dfw) if self.dfb + self.dfw else math.nan
 
+    def interval(self, rng: random.Random, rounds: int = 1000) -> tuple[float, float]:
+        """A 90 % bootstrap interval of the ICC, the days drawn again with replacement."""
+        iccs = []
+        for _ in range(rounds):
+            again = Anova()
+            for groups in rng.choices(self.days, k=len(self.days)):
+                again.add(groups)
+            if not math.isnan(again.icc):
+                iccs.append(again.icc)
+        iccs.sort()
+        return (iccs[len(iccs) // 20], iccs[-len(iccs) // 20 - 1]) if iccs else (math.nan, math.nan)
+
     def line(self, what: str) -> str:
         per_day = f"{statistics.fmean(self.etas):.2f}" if self.etas else "-"
+        low, high = self.interval(random.Random(0))
         return (
             f"{what}: between arrangements {100 * self.eta:.0f} % of the variance (pure noise would give "
-            f"{100 * self.null_eta:.0f} %; mean of the days {per_day}), ICC {self.icc:+.2f} "
-            f"({self.groups} arrangements, {self.n} runs)"
+            f"{100 * self.null_eta:.0f} %; mean of the days {per_day}), ICC {self.icc:+.2f} (90 % of the "
+            f"days' bootstrap {low:+.2f} to {high:+.2f}; {self.groups} arrangements, {self.n} runs)"
         )
 
 
