@@ -318,7 +318,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
         for _ in range(m):
             user, client = account()
             table = ApiTable(client)
-            dig(table, enough=flips)
+            dig(table, least=flips, enough=flips)
             requests += table.entries + 1
             mine = arrangement_index(key, account=user.pk, arrangements=k)
             match = [r for r in records if agrees(r, table.seen)]
@@ -368,7 +368,7 @@ def signatures(count: int, flips: int, rng: random.Random) -> None:
     firsts: list[list[tuple[int, str]]] = []
     for draw in range(count):
         table = EngineTable(arrangement_order(opening, key, draw))
-        dig(table, enough=flips)
+        dig(table, least=flips, enough=flips)
         firsts.append(table.order)
     for f in range(1, flips + 1):
         groups = Counter(tuple(first[:f]) for first in firsts)
