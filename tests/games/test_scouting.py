@@ -12,6 +12,7 @@ seeded so that the test plays the same deal every time.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 K = 4
 FIRST_FLIPS = 3  # cards an attacker turns up (and takes back) to tell its arrangement
-SCOUT_ENTRIES = 40  # requests a scout digs for (moves and undos): seconds of a bot
+SCOUT_ENTRIES = 60  # requests a scout digs for (moves and undos): seconds of a bot
 DIG_LIMIT = 400
 START = [sum(COLUMN_SIZES[:column]) for column in range(len(COLUMN_SIZES))]  # a column's first slot
 
@@ -99,11 +100,12 @@ def dig(table: Table, *, entries: int = 0, enough: int = 21) -> None:
 
 
 def account_for(key: bytes, wanted: int) -> Any:
-    """A new account whose arrangement is ``wanted`` (accounts are made until one is)."""
-    while True:
+    """A new account whose arrangement is ``wanted`` (accounts are made until one is: one in K)."""
+    for _ in range(50 * K):
         account = factories.user()
         if arrangement_index(key, account=account.pk, arrangements=K) == wanted:
             return account
+    raise AssertionError(f"no account of {50 * K} got arrangement {wanted}")
 
 
 def real_deal(table: Table) -> list[int]:
@@ -119,7 +121,7 @@ def day(settings: Any, monkeypatch: pytest.MonkeyPatch) -> bytes:
     settings.DAILY_SPARE_DEALS = 0
     rng = random.Random("scouting")
     monkeypatch.setattr(daily, "random_order", lambda: rng.sample(range(52), 52))
-    monkeypatch.setattr(daily.secrets, "token_bytes", rng.randbytes)
+    monkeypatch.setattr(daily, "secrets", SimpleNamespace(token_bytes=rng.randbytes))  # the day's key only
     daily.daily_deals_prepare(today=clock.today())
     deal = DailyDeal.objects.get(date=clock.today())
     assert deal.arrangements == K
