@@ -15,11 +15,11 @@ certified ones (no band). The player is the public hint's Monte-Carlo (``rate``)
 first move, with a smaller budget than the hint's (``--samples`` 8 samples of ``--nodes`` 1,000
 nodes instead of 24 of 3,000: the full hint took about 0.12 s of CPU a move, some 12 s a won game,
 too slow for hundreds of games) and other samples in each run (``salt``), so two runs of one
-arrangement differ the way two players with the same knowledge do. (Early in a game 1,000 nodes
-seldom win a sample, so the rule of thumb decides and two runs often play alike until the samples
-start to be won.) Its time is its moves at a human pace: each move
-``--pace`` seconds (2.5) times a log-normal factor (sigma 0.5). A run that gives up (the hint finds
-no progress, a position comes back, 400 moves) is lost.
+arrangement differ the way two players with the same knowledge do (every arrangement of a day
+looks the same until a card turns up: a run's first moves depend on the opening and its samples
+only). Its time is its moves at a human pace: each move ``--pace`` seconds (2.5) times a
+log-normal factor (sigma 0.5). A run that gives up (the hint finds no progress, a position comes
+back, 400 moves) is lost.
 
 What the arrangement explains, within a day: a one-way analysis of variance per day (groups: the
 arrangements, members: the runs), of the win (0/1) and of the time of a won run, pooled over the
