@@ -273,6 +273,7 @@ def test_a_win_of_a_deal_played_before_counts_for_no_best(player, account):
     assert 200_000 <= again["before"]["best_time_ms"] < 210_000  # the first game of the deal is still the best
 
 
+@pytest.mark.usefixtures("eager_tasks")
 def test_the_personal_best_and_a_guests_figures_leave_out_deals_played_before(player, account, guest):
     code = factories.fresh_code()
     win_now(player, account, age_ms=200_000, code=code)
