@@ -184,6 +184,7 @@ if (stored(HOWTO_KEY)) {
   $("howto-close").addEventListener("click", () => {
     $("howto").hidden = true;
     store(HOWTO_KEY, "1");
+    table.board.relayout(); // the table has the window's height below the bar now
     $("table").focus({ preventScroll: true });
   });
 }
