@@ -20,10 +20,10 @@ function fakeTimers() {
   };
 }
 
-function tapper(double = true) {
+function tapper(double = true, at = () => false) {
   const timers = fakeTimers();
   const seen = [];
-  const taps = createTaps({ double: () => double, onSingle: (c) => seen.push(["single", c]), onDouble: (c) => seen.push(["double", c]), timers });
+  const taps = createTaps({ double: () => double, at, onSingle: (c) => seen.push(["single", c]), onDouble: (c) => seen.push(["double", c]), timers });
   return { taps, timers, seen };
 }
 
@@ -67,4 +67,25 @@ test("a drag forgets a waiting tap; with double taps off every tap counts at onc
   off.taps.tap("5C");
   off.taps.tap("5C");
   assert.deepEqual(off.seen, [["single", "5C"], ["single", "5C"]]);
+});
+
+test("a card whose only use is its single tap plays at once; the rest of a double tap is let go", () => {
+  const { taps, timers, seen } = tapper(true, (card) => card === "AH");
+  taps.tap("AH", "t3");
+  assert.deepEqual(seen, [["single", "AH"]]); // no wait
+  timers.advance(120);
+  taps.tap("9C", "t3"); // the second tap of a double tap, on the card the ace uncovered
+  timers.advance(1000);
+  assert.deepEqual(seen, [["single", "AH"]]);
+  // Later, or on another column, a tap is a tap again.
+  taps.tap("AH", "t3");
+  timers.advance(DOUBLE_TAP_MS);
+  taps.tap("9C", "t3");
+  timers.advance(DOUBLE_TAP_MS);
+  assert.deepEqual(seen, [["single", "AH"], ["single", "AH"], ["single", "9C"]]);
+  seen.length = 0;
+  taps.tap("AH", "t3");
+  taps.tap("5D", "t5"); // another column at once: counted
+  timers.advance(DOUBLE_TAP_MS);
+  assert.deepEqual(seen, [["single", "AH"], ["single", "5D"]]);
 });

@@ -13,20 +13,30 @@ export const DOUBLE_TAP_MS = 280;
 /** Whether a press that has moved by (dx, dy) is a drag. */
 export const isDrag = (dx, dy) => Math.hypot(dx, dy) >= DRAG_THRESHOLD;
 
-/** Single and double taps on cards: tap(card) calls onSingle(card) once DOUBLE_TAP_MS have passed
- *  without a second tap on it, or onDouble(card) at the second one. With double: false (the
- *  setting is off) every tap is a single one at once. cancel() forgets a waiting tap (a drag began). */
-export function createTaps({ onSingle, onDouble, double = () => true, delay = DOUBLE_TAP_MS, timers = globalThis }) {
+/** Single and double taps on cards: tap(card, place) calls onSingle(card) once DOUBLE_TAP_MS have
+ *  passed without a second tap on it, or onDouble(card) at the second one. A card whose single tap
+ *  has nothing for a double tap to do (at(card): the caller knows from the server's legal moves)
+ *  is played at once, not after the wait; a tap on the same place (its column) within the double-tap
+ *  time after it is then the rest of a double tap and is let go (it would play the card uncovered).
+ *  With double: false (the setting is off) every tap is a single one at once. cancel() forgets a
+ *  waiting tap (a drag began). */
+export function createTaps({ onSingle, onDouble, double = () => true, at = () => false, delay = DOUBLE_TAP_MS, timers = globalThis }) {
   let pending = null;
+  let played = null; // {place, timer}: a tap played at once, whose second tap may still come
   const cancel = () => {
     if (pending) timers.clearTimeout(pending.timer);
     pending = null;
   };
   return {
-    tap(card) {
+    tap(card, place = card) {
       if (!double()) {
         cancel();
         onSingle(card);
+        return;
+      }
+      if (played && played.place === place) {
+        timers.clearTimeout(played.timer);
+        played = null;
         return;
       }
       if (pending && pending.card === card) {
@@ -35,6 +45,13 @@ export function createTaps({ onSingle, onDouble, double = () => true, delay = DO
         return;
       }
       cancel();
+      if (at(card)) {
+        if (played) timers.clearTimeout(played.timer);
+        const mine = { place, timer: timers.setTimeout(() => { if (played === mine) played = null; }, delay) };
+        played = mine;
+        onSingle(card);
+        return;
+      }
       pending = { card, timer: timers.setTimeout(() => { pending = null; onSingle(card); }, delay) };
     },
     cancel,
