@@ -225,7 +225,8 @@ def test_on_a_phone_a_hint_onto_the_end_of_a_32_card_column_shows_both_cards(new
     assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["AC"]
 
 
-def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
+def test_a_relaxed_game_explains_the_relaxed_rule(new_page: Any) -> None:
+    page = new_page(first_visit=True)
     open_deal(page, "YU1-R-QZQHGJD")
     page.locator("#howto").wait_for(state="visible")
     assert "Gegenfarbe" not in page.locator("#howto").inner_text()
@@ -239,7 +240,9 @@ def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
 
 
 def test_on_a_phone_the_texts_follow_the_rule_in_english_too(new_page: Any) -> None:
-    page = new_page(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = new_page(
+        locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, first_visit=True
+    )
     open_deal(page, "YU1-R-QZQHGJD")
     howto = page.locator("#howto")
     howto.wait_for(state="visible")
