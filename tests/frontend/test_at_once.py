@@ -54,6 +54,19 @@ def lone_column_move(game: EngineGame) -> dict[str, str] | None:
     return None
 
 
+def up_or_across(game: EngineGame) -> dict[str, str] | None:
+    """A column's last card that the server lists for its foundation and for exactly one column."""
+    moves = [m.to_json() for m in game.legal_moves()]
+    tableau = game.view()["tableau"]
+    for m in moves:
+        if m["to"] == "f" and m["from"][0] == "t":
+            card = tableau[int(m["from"][1]) - 1][-1]
+            across = [o["to"] for o in moves if o.get("card") == card and o["from"] == m["from"] and o["to"][0] == "t"]
+            if len(across) == 1:
+                return {"from": m["from"], "card": card, "to": across[0]}
+    return None
+
+
 def hold(page: Any, pattern: str) -> list[Any]:
     """Hold back the requests to ``pattern`` until the test lets them go."""
     held: list[Any] = []
@@ -120,6 +133,31 @@ def test_a_double_tap_whose_one_column_is_listed_is_painted_before_the_server_an
     page.unroute("**/api/v1/games/*/moves")
     wait_for_moves(page, 1)
     assert place_of(page, move["card"]) == move["to"]
+
+
+def test_a_tap_that_could_begin_a_double_tap_shows_the_card_going_up_while_it_waits(new_page: Any) -> None:
+    """A card that can go up or, with a second tap, to a column: the single tap's outcome is shown
+    at once and sent when no second tap came; a double tap sends it to the column instead."""
+    code, game, move = find_deal(up_or_across)
+    card = move["card"]
+    page = new_page(**PHONE)
+    open_deal(page, code)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/moves") else None)
+
+    page.locator(f"#card-{card}").tap(position={"x": 20, "y": 8})
+    wait_place(page, card, f"f{card[1]}")
+    assert sent == []  # shown while the double-tap time runs: nothing sent yet
+    wait_for_moves(page, 1)
+    assert server_state(page)["foundations"][card[1]] == card
+
+    # The same position again, and a double tap: the column, not the foundation.
+    page.locator("#undo-button").click()
+    wait_for_moves(page, 2)
+    page.locator(f"#card-{card}").dblclick(position={"x": 20, "y": 8})
+    wait_for_moves(page, 3)
+    assert place_of(page, card) == move["to"]
+    assert server_state(page)["tableau"][int(move["to"][1]) - 1][-1] == card
 
 
 def test_undo_is_painted_before_the_server_answers_and_confirmed_after(new_page: Any) -> None:

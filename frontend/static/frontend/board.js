@@ -124,6 +124,21 @@ export function revealBy(rects, { height, bottom = 0, margin = 8 }) {
   return 0;
 }
 
+/** Where a face-up card lies in `view`: {from, card, group, col, index, last} or {from: "fS", ...}. */
+export function sourceIn(view, card) {
+  if (!view || !card) return null;
+  for (let c = 0; c < 7; c++) {
+    const index = view.tableau[c].indexOf(card);
+    if (index >= 0) {
+      const col = view.tableau[c];
+      return { from: `t${c + 1}`, card, col: c, index, group: col.slice(index), last: index === col.length - 1 };
+    }
+  }
+  const suit = card[1];
+  if (view.foundations[suit] === card) return { from: `f${suit}`, card, suit, group: [card], last: true };
+  return null;
+}
+
 /** The state a move would show if the server accepts it: for the optimistic first frame only.
  *  It knows nothing of the rules: the caller passes moves the server listed as legal. */
 export function previewMove(view, move) {
@@ -421,20 +436,9 @@ export class Board {
 
   // -- queries used by dragging and the keyboard -------------------------------------------------
 
-  /** Where a face-up card can be taken from: {from, card, group, col, index, last} or {from: "fS", ...}. */
+  /** Where a face-up card can be taken from, as the table shows it (sourceIn). */
   sourceOf(card) {
-    const view = this.view;
-    if (!view || !card) return null;
-    for (let c = 0; c < 7; c++) {
-      const index = view.tableau[c].indexOf(card);
-      if (index >= 0) {
-        const col = view.tableau[c];
-        return { from: `t${c + 1}`, card, col: c, index, group: col.slice(index), last: index === col.length - 1 };
-      }
-    }
-    const suit = card[1];
-    if (view.foundations[suit] === card) return { from: `f${suit}`, card, suit, group: [card], last: true };
-    return null;
+    return sourceIn(this.view, card);
   }
 
   cardElement(card) {

@@ -8,7 +8,7 @@
 // the server after; a refusal puts the cards back and says why.
 import { t, tn, cardName } from "./i18n.js";
 import { games } from "./api.js";
-import { Board, previewMove } from "./board.js";
+import { Board, previewMove, sourceIn } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
 import { GameBar, Messages } from "./gamebar.js";
@@ -32,6 +32,7 @@ export class GameTable {
     this.onLost = onLost; // the game shown is gone (404): the page says so
     this.ownPause = null; // (id) => whether a pause found by a move was this tab's own (pause.js)
     this.queue = Promise.resolve();
+    this.sending = 0; // requests queued or on their way
     this.hinted = null; // the hint on show: {el, timer}
     this.store = createStore();
     // The positions this game showed before its moves, newest last: an undo goes back to the last
@@ -61,12 +62,19 @@ export class GameTable {
     this.taps = createTaps({
       double: () => this.settings.get("double_click"),
       // A card that can only go up: at once, no wait for a second tap that would mean nothing.
-      at: (card) => onlyFoundation(this.state, this.board.sourceOf(card)),
+      at: (card) => onlyFoundation(this.state, sourceIn(this.state, card)),
+      // One that could go up or, with a second tap, to a column: shown going up while the wait runs.
+      show: (card) => this.showTap(card),
+      unshow: () => this.board.render(this.state),
       onSingle: (card) => this.tapToFoundation(card),
-      onDouble: (card) => this.autoPlace(card),
+      onDouble: (card, { shown }) => {
+        if (shown) this.board.render(this.state); // not up after all: the double tap's search
+        this.autoPlace(card);
+      },
     });
     attachDrag(this.board, {
-      onTap: (source) => { if (source.from[0] === "t") this.taps.tap(source.card, source.from); },
+      // (a tap on the card shown going up, while the wait runs, is a double tap's second one)
+      onTap: (source) => { if (source.from[0] === "t" || this.taps.waiting) this.taps.tap(source.card, source.from); },
       onDragStart: (source) => this.dragStarted(source),
       onDrop: (source, target, info) => this.dropped(source, target, info),
     });
@@ -168,7 +176,7 @@ export class GameTable {
    *  it does not list wiggles the card; with "Interaktive Regeln" the server's reason is shown,
    *  as for a refused drag (the page judges nothing itself). */
   tapToFoundation(card) {
-    const source = this.board.sourceOf(card);
+    const source = sourceIn(this.state, card);
     if (!source || source.from[0] !== "t") return;
     const move = { from: source.from, to: "f" };
     if (source.last && isListed(this.state, move)) {
@@ -181,9 +189,21 @@ export class GameTable {
 
   /** Double-tap: the server's search for a column (to: "auto"). */
   autoPlace(card) {
-    const source = this.board.sourceOf(card);
+    const source = sourceIn(this.state, card);
     if (!source || source.from[0] !== "t") return;
     this.play({ from: source.from, card, to: "auto" });
+  }
+
+  /** While a tap waits for a second one: the card shown on its foundation, where the server lists
+   *  that move (and nothing is on its way to the server, whose answer would redraw the table). */
+  showTap(card) {
+    const state = this.state;
+    const source = sourceIn(state, card);
+    if (this.sending || !state || state.status !== "playing" || state.paused || !source || !source.last) return false;
+    const move = { from: source.from, to: "f" };
+    if (!isListed(state, move)) return false;
+    this.board.render(previewMove(state, move));
+    return true;
   }
 
   nudge(card) {
@@ -426,9 +446,15 @@ export class GameTable {
   }
 
   enqueue(task) {
-    this.queue = this.queue.then(task).catch((err) => {
-      console.error(err);
-    });
+    this.sending += 1;
+    this.queue = this.queue
+      .then(task)
+      .catch((err) => {
+        console.error(err);
+      })
+      .finally(() => {
+        this.sending -= 1;
+      });
     return this.queue;
   }
 
