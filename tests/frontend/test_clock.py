@@ -28,6 +28,7 @@ from .support import (
     settle,
     wait_for_moves,
 )
+from .test_axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -299,6 +300,7 @@ def test_on_a_first_visit_the_clock_waits_while_the_how_to_is_read(new_page: Any
         time.sleep(1.2)
         assert server_state(page)["elapsed_ms"] == shown
         screenshot(page, f"clock-howto-phone-{locale}", full_page=False)
+        assert violations(page, f"/ first visit {locale}") == []
 
         page.locator("#howto-close").tap()  # read: the game starts
 
