@@ -38,6 +38,7 @@ CSP_REPORTER = (
     "addEventListener('securitypolicyviolation',"
     " e => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`))"
 )
+HOWTO_SEEN = "try { localStorage.setItem('yukon.howto.seen', '1') } catch (e) {}"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -61,18 +62,24 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def new_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Callable[..., Any]]:
     """Open a page in a fresh browser context (its own cookies and storage): German desktop by
-    default; any `browser.new_context` option may be passed. JavaScript errors fail the test."""
+    default; any `browser.new_context` option may be passed. JavaScript errors fail the test. A
+    returning player's browser (the play page's how-to was read) unless ``first_visit``: on a first
+    visit the game's clock waits under the pause's cover while the how-to is open."""
     settings.SITE_URL = live_server.url  # the links in mails lead to this server
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_page(*, locale: str = "de-DE", viewport: dict[str, int] | None = None, **options: Any) -> Any:
+    def open_page(
+        *, locale: str = "de-DE", viewport: dict[str, int] | None = None, first_visit: bool = False, **options: Any
+    ) -> Any:
         context = browser.new_context(base_url=live_server.url, locale=locale, viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         # The browser logs a Content-Security-Policy refusal as an error of its own; this names the
         # directive too, so that a page that breaks the policy fails its test with a clear reason.
         context.add_init_script(CSP_REPORTER)
+        if not first_visit:
+            context.add_init_script(HOWTO_SEEN)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
         page.on(

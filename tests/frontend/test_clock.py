@@ -28,6 +28,7 @@ from .support import (
     settle,
     wait_for_moves,
 )
+from .test_axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -227,3 +228,101 @@ def test_still_winnable_says_deciding_until_the_worker_has_decided(page: Any, mo
         timeout=8_000,
     )
     wait_for_moves(page, 0)
+
+
+def game_state(page: Any, game_id: str) -> dict[str, Any]:
+    return page.evaluate("async id => (await fetch('/api/v1/games/' + id)).json()", game_id)
+
+
+def leave_for_a_new_game(page: Any) -> None:
+    """New game, confirmed (the game has moves), the new-game dialog open."""
+    page.locator("#new-button").click()
+    page.locator("#confirm-dialog").wait_for(state="visible")
+    page.locator("#confirm-go").click()
+    page.locator("#new-dialog").wait_for(state="visible")
+
+
+def test_a_game_left_for_a_new_one_keeps_its_time_while_the_other_is_played(page: Any) -> None:
+    """Issue 49, item 3: its clock ran on (7.7 s to 22.7 s during 15 s of the other game)."""
+    code, game, move = find_deal(foundation_move)
+    open_deal(page, code)
+    page.locator(f"#card-{last_card(game, move['from'])}").click()
+    wait_for_moves(page, 1)
+    left = server_state(page)["id"]
+
+    leave_for_a_new_game(page)
+    page.locator("#new-start").click()
+    page.wait_for_function(f"() => localStorage.getItem('yukon.game') !== '{left}'")
+    page.wait_for_function("() => document.querySelectorAll('#table .card').length === 52")
+    stopped = game_state(page, left)
+    assert stopped["paused"] is True
+    time.sleep(1.5)  # the other game is played meanwhile
+    assert game_state(page, left)["elapsed_ms"] == stopped["elapsed_ms"]
+    assert server_state(page)["paused"] is False  # the new game's clock runs
+
+    # Resumed from My games: the cover and Resume, and its time goes on from where it stopped.
+    page.goto(f"/?game={left}")
+    page.locator("#pause-cover").wait_for(state="visible")
+    assert page.locator("#stat-time").text_content() == f"0:{stopped['elapsed_ms'] // 1000:02d}"
+    page.locator("#resume-button").click()
+    page.locator("#pause-cover").wait_for(state="hidden")
+    assert game_state(page, left)["paused"] is False
+
+
+def test_a_new_game_dialog_closed_without_a_new_game_lets_the_clock_go_on(page: Any) -> None:
+    code, game, move = find_deal(foundation_move)
+    open_deal(page, code)
+    page.locator(f"#card-{last_card(game, move['from'])}").click()
+    wait_for_moves(page, 1)
+
+    leave_for_a_new_game(page)
+    page.wait_for_function("() => document.getElementById('pause-button').getAttribute('aria-pressed') === 'true'")
+    assert paused_on_server(page)  # stopped while the player chooses
+    page.locator("#new-dialog [data-close]").click()
+
+    page.locator("#pause-cover").wait_for(state="hidden")
+    assert not paused_on_server(page)
+
+
+def test_on_a_first_visit_the_clock_waits_while_the_how_to_is_read(new_page: Any, screenshot: Any) -> None:
+    for locale, title, start in (
+        ("de-DE", "Dein Spiel ist ausgeteilt", "Starten"),
+        ("en-US", "Your game is dealt", "Start"),
+    ):
+        page = new_page(locale=locale, viewport={"width": 390, "height": 844}, has_touch=True, first_visit=True)
+        page.goto("/")
+        page.locator("#howto").wait_for(state="visible")
+        page.locator("#pause-cover").wait_for(state="visible")
+        assert page.locator("#pause-cover h2").text_content() == title
+        assert page.locator("#resume-button").text_content() == start
+        assert paused_on_server(page) and page.evaluate(CARDS_SHOWN) == 0
+        shown = server_state(page)["elapsed_ms"]
+        time.sleep(1.2)
+        assert server_state(page)["elapsed_ms"] == shown
+        screenshot(page, f"clock-howto-phone-{locale}", full_page=False)
+        assert violations(page, f"/ first visit {locale}") == []
+
+        page.locator("#howto-close").tap()  # read: the game starts
+
+        page.locator("#pause-cover").wait_for(state="hidden")
+        assert page.evaluate(CARDS_SHOWN) == 52
+        assert not paused_on_server(page)
+        # A pause the player makes later is an ordinary one, in its own words.
+        page.locator("#pause-button").tap()
+        page.locator("#pause-cover").wait_for(state="visible")
+        assert page.locator("#pause-cover h2").text_content() != title
+
+
+def test_on_a_first_visit_start_on_the_cover_starts_the_clock_and_keeps_the_how_to(new_page: Any) -> None:
+    page = new_page(first_visit=True)
+    page.goto("/")
+    page.locator("#pause-cover").wait_for(state="visible")
+
+    page.locator("#resume-button").click()
+
+    page.locator("#pause-cover").wait_for(state="hidden")
+    assert not paused_on_server(page)
+    assert page.locator("#howto").is_visible()  # still there to read
+    page.locator("#howto-close").click()
+    time.sleep(0.3)
+    assert not paused_on_server(page)

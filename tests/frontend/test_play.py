@@ -160,7 +160,8 @@ def test_a_hint_followed_and_asked_again_marks_only_the_new_one(page: Any) -> No
 
 
 def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any) -> None:
-    page = new_page(viewport={"width": 390, "height": 360}, is_mobile=True, has_touch=True)
+    # A short window (a returning player's: no how-to above the table), the card below its fold.
+    page = new_page(viewport={"width": 390, "height": 300}, is_mobile=True, has_touch=True)
     # The page is given a hint (it judges none): the 10 of Spades, 7th card of column 7, to column 2.
     answer_edited(
         page,
@@ -169,7 +170,7 @@ def test_on_a_phone_the_hint_scrolls_its_card_and_target_into_view(new_page: Any
     )
     open_deal(page, "YU1-C-AAAAAAB")
     page.evaluate("window.scrollTo(0, 0)")
-    assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 360
+    assert page.evaluate("document.querySelector('[data-card=TS]').getBoundingClientRect().top") > 300
     page.locator("#hint-button").tap()
     page.wait_for_function("() => document.querySelector('#rule-note .rule-text').textContent.startsWith('Tipp:')")
     assert page.locator("#table .card.hinted").count() == 1
@@ -225,7 +226,8 @@ def test_on_a_phone_a_hint_onto_the_end_of_a_32_card_column_shows_both_cards(new
     assert page.locator("#table .card.hinted").evaluate_all("els => els.map((el) => el.dataset.card)") == ["AC"]
 
 
-def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
+def test_a_relaxed_game_explains_the_relaxed_rule(new_page: Any) -> None:
+    page = new_page(first_visit=True)
     open_deal(page, "YU1-R-QZQHGJD")
     page.locator("#howto").wait_for(state="visible")
     assert "Gegenfarbe" not in page.locator("#howto").inner_text()
@@ -239,7 +241,9 @@ def test_a_relaxed_game_explains_the_relaxed_rule(page: Any) -> None:
 
 
 def test_on_a_phone_the_texts_follow_the_rule_in_english_too(new_page: Any) -> None:
-    page = new_page(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = new_page(
+        locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, first_visit=True
+    )
     open_deal(page, "YU1-R-QZQHGJD")
     howto = page.locator("#howto")
     howto.wait_for(state="visible")

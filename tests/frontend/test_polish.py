@@ -254,7 +254,7 @@ def test_the_chart_waits_for_the_first_finished_game_with_a_friendly_word(new_pa
 
 def test_a_first_visit_shows_how_to_play_once_in_the_players_language(new_page: Any, screenshot: Any) -> None:
     for locale, title in (("de-DE", "So spielst du Yukon"), ("en-US", "How to play Yukon")):
-        page = new_page(locale=locale)
+        page = new_page(locale=locale, first_visit=True)
         page.goto("/")
         board_ready(page)
         howto = page.locator("#howto")

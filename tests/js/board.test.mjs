@@ -3,10 +3,21 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { DEAL, HIDDEN, colX, layout, measure, previewMove, revealBy, targetAt } from "../../frontend/static/frontend/board.js";
+import { DEAL, HIDDEN, MIN_TARGET, colX, layout, measure, previewMove, revealBy, targetAt } from "../../frontend/static/frontend/board.js";
 
-const PHONE = { width: 382, available: 700 };
-const DESKTOP = { width: 1100, available: 600 };
+// The table's size on the play page as the browser gives it (a returning player: no how-to):
+// a 390x844 phone (4 px margins; the table starts 192 px down) and a 1366x800 desktop (the
+// table's 1320 px; it starts 130 px down); board.js's Board.measure leaves 12 px below.
+const PHONE = { width: 382, available: 844 - 192 - 12 };
+const DESKTOP = { width: 1320, available: 800 - 130 - 12 };
+const LANDSCAPE = { width: 820, available: 390 - 8 }; // a phone held sideways: the whole window
+const TABLET = { width: 796, available: 1180 - 206 - 12 };
+
+/** The visible strips of a column's covered cards in a layout: [{card, strip}]. */
+function strips(places, col) {
+  const column = places.filter((p) => p.col === col);
+  return column.slice(0, -1).map((p, i) => ({ card: p.card, strip: column[i + 1].y - p.y }));
+}
 
 /** A state with column 1 holding `up` face-up cards under `down` face-down ones. */
 function tall(down, up) {
@@ -24,6 +35,69 @@ test("seven columns fit the width, centred, on a phone and on a desktop", () => 
     assert.equal(m.ch, Math.round(m.cw * 1.4));
   }
   assert.ok(measure(DESKTOP, DEAL).cw > measure(PHONE, DEAL).cw);
+});
+
+test("on a 390x844 phone every covered face-up card of a new deal shows at least 24 px", () => {
+  const m = measure(PHONE, DEAL);
+  assert.ok(m.cw >= 49, `cw ${m.cw}`); // the width is what limits a phone's cards
+  const { places, height } = layout(DEAL, m);
+  for (let c = 0; c < 7; c++) {
+    for (const { card, strip } of strips(places, c)) {
+      if (card !== HIDDEN) assert.ok(strip >= MIN_TARGET, `column ${c + 1}: ${strip} px`);
+      else assert.ok(strip >= 6, `column ${c + 1}: face down ${strip} px`);
+    }
+  }
+  assert.ok(height <= PHONE.available); // all of it in the window
+});
+
+test("on a phone a growing column keeps 24 px strips while it fits, then closes up, readable", () => {
+  const m = measure(PHONE, DEAL);
+  // As many face-up cards under six face-down ones as fit at 24 px: none closes up.
+  const room = m.available - m.tabY - m.ch - m.gap - 6 * m.down;
+  const fits = Math.floor(room / MIN_TARGET) + 1;
+  for (const up of [8, 13, fits]) {
+    const { places } = layout(tall(6, up), m);
+    const shown = strips(places, 0).filter((s) => s.card !== HIDDEN).map((s) => s.strip);
+    assert.equal(shown.length, up - 1);
+    assert.ok(shown.every((s) => s >= MIN_TARGET), `${up} cards: ${shown}`);
+  }
+  // One more card than fits: the strips close up, to no less than a readable step, and the
+  // column ends within the window.
+  const { places } = layout(tall(6, fits + 1), m);
+  const shown = strips(places, 0).filter((s) => s.card !== HIDDEN).map((s) => s.strip);
+  assert.ok(shown.every((s) => s < MIN_TARGET && s >= m.minUp), String(shown));
+  assert.ok(places.at(-1).y + m.ch <= m.available);
+});
+
+test("on a 1366x800 desktop the cards are at least 100 px wide and a new deal fits the window", () => {
+  const m = measure(DESKTOP, DEAL);
+  assert.ok(m.cw >= 100, `cw ${m.cw}`);
+  const { places, height } = layout(DEAL, m);
+  assert.equal(height, DESKTOP.available);
+  const last = places.filter((p) => p.col === 6).at(-1);
+  assert.ok(last.y + m.ch + m.gap <= DESKTOP.available);
+  assert.ok(strips(places, 6).filter((s) => s.card !== HIDDEN).every((s) => s.strip >= MIN_TARGET * 1.5));
+  // The table uses the width: 7 cards and their gaps take over half of it.
+  assert.ok(7 * m.cw + 6 * m.gap > DESKTOP.width / 2);
+});
+
+test("a phone held sideways and a tablet: cards fit the width, a new deal the window", () => {
+  for (const size of [LANDSCAPE, TABLET]) {
+    const m = measure(size, DEAL);
+    assert.ok(colX(m, 6) + m.cw <= size.width && m.left >= 0);
+    const { places, height } = layout(DEAL, m);
+    assert.equal(height, size.available);
+    for (let c = 0; c < 7; c++) {
+      assert.ok(strips(places, c).filter((s) => s.card !== HIDDEN).every((s) => s.strip >= MIN_TARGET));
+    }
+  }
+  assert.ok(measure(TABLET, DEAL).cw >= 100);
+});
+
+test("a card's size does not change as its columns grow (nothing jumps)", () => {
+  for (const size of [PHONE, DESKTOP]) {
+    assert.deepEqual(measure(size, tall(6, 30)), measure(size, DEAL));
+  }
 });
 
 test("a deal's cards go down their columns, face-down ones closer together", () => {

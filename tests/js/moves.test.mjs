@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "../../frontend/static/frontend/moves.js";
+import { dropMove, hintFocus, isListed, knownAuto, legalTargets, movedCard, movedTo, onlyFoundation } from "../../frontend/static/frontend/moves.js";
 
 const state = {
   tableau: [["KS"], ["XX", "QH", "5C"], [], ["XX", "4D"], [], [], ["JC"]],
@@ -58,4 +58,20 @@ test("a hint points at the card, its target and the card it goes on", () => {
   assert.deepEqual(hintFocus(state, { from: "t2", card: "QH", to: "t1" }), { card: "QH", target: "t1", goal: "KS" });
   assert.deepEqual(hintFocus(state, { from: "t2", to: "f" }), { card: "5C", target: "fC", goal: null });
   assert.deepEqual(hintFocus(state, { from: "t1", card: "KS", to: "t3" }), { card: "KS", target: "t3", goal: null });
+});
+
+test("a tap plays at once only where the server lists the foundation and no column for the card", () => {
+  assert.ok(onlyFoundation(state, source("t2", "5C", true)));
+  assert.ok(!onlyFoundation(state, source("t2", "QH", false))); // not a column's last card
+  assert.ok(!onlyFoundation(state, source("t4", "4D", true))); // no foundation move listed
+  const both = { ...state, legal_moves: [...state.legal_moves, { from: "t2", card: "5C", to: "t5" }] };
+  assert.ok(!onlyFoundation(both, source("t2", "5C", true))); // a double tap could send it to t5
+  assert.ok(!onlyFoundation(null, source("t2", "5C", true)));
+});
+
+test("a double tap's column is known when the server lists exactly one for the card", () => {
+  assert.deepEqual(knownAuto(state, { from: "t2", card: "QH", to: "auto" }), { from: "t2", card: "QH", to: "t1" });
+  assert.equal(knownAuto(state, { from: "t2", card: "5C", to: "auto" }), null); // none: the server says why
+  const two = { ...state, legal_moves: [...state.legal_moves, { from: "t2", card: "QH", to: "t3" }] };
+  assert.equal(knownAuto(two, { from: "t2", card: "QH", to: "auto" }), null); // the server chooses
 });

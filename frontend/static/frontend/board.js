@@ -21,30 +21,35 @@ export const DEAL = {
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
-/** Sizes for a table `width` wide with `available` pixels of window below its top: a phone gets
- *  narrow cards, a desktop cards that leave room for long columns. */
-export function measure({ width, available }, view) {
+/** The smallest strip of a covered face-up card: a target a finger can hold (WCAG 2.5.8, 24 px). */
+export const MIN_TARGET = 24;
+const DOWN = 0.1; // a face-down card's strip, of a card's height
+const UP = 0.28; // a face-up card's strip, of a card's height, where the table is short
+
+/** Sizes for a table `width` wide with `available` pixels of window below its top. The cards are
+ *  as large as the width allows while a new deal with one more face-up card on its longest column
+ *  fits the height; they keep that size for the whole game (nothing jumps as columns grow). A covered face-up card shows at least MIN_TARGET pixels, more where the window
+ *  has room for a column of 13 face-up cards with longer strips (a phone's tall screen); only a
+ *  column that would not fit closes up (layout), down to `minUp`, which keeps each rank readable;
+ *  past that the table grows and scrolls. */
+export function measure({ width, available }) {
   available = Math.max(available, 360);
   const gap = clamp(Math.round(width * 0.014), 4, 14);
-  const byWidth = (width - gap * 8) / 7;
-  const byHeight = (available - gap * 3) / 5.4 / 1.4;
-  let cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 112));
-  // A long column (Yukon moves big groups) shrinks the cards a little rather than the gaps
-  // between them below what keeps each rank readable; past that the table grows and scrolls.
-  const tallest = Math.max(...view.tableau.map((col) => {
-    const down = col.filter((card) => card === HIDDEN).length;
-    return down * 0.14 + Math.max(0, col.length - down - 1) * 0.34 + 2.8;
-  }));
-  const fit = Math.floor((available - gap * 4) / tallest);
-  if (fit < cw) cw = Math.max(fit, Math.min(cw, 56), Math.floor(cw * 0.7));
+  const byWidth = (width - gap * 6 - 4) / 7;
+  // Two card heights (the foundations' row and a column's last card), six face-down strips and
+  // five face-up ones, and the gaps between the rows.
+  const byHeight = (available - gap * 4.5) / (2 + 6 * DOWN + 5 * UP) / 1.4;
+  const cw = Math.floor(Math.min(byWidth, Math.max(byHeight, Math.min(byWidth, 62)), 150));
   const ch = Math.round(cw * 1.4);
   const left = Math.round((width - 7 * cw - 6 * gap) / 2);
   const tabY = gap * 2 + ch + Math.round(gap / 2);
+  const down = Math.max(5, Math.round(ch * DOWN));
+  const roomy = Math.floor((available - tabY - ch - gap - 6 * down) / 12);
   return {
     width, gap, cw, ch, left, available, tabY,
     foundY: gap,
-    down: Math.max(4, Math.round(ch * 0.1)),
-    up: Math.max(15, Math.round(ch * 0.27)),
+    down,
+    up: Math.max(MIN_TARGET, Math.round(ch * UP), Math.min(roomy, Math.round(ch * 0.4))),
     minUp: Math.max(14, Math.round(cw * 0.34)),
   };
 }
@@ -119,6 +124,21 @@ export function revealBy(rects, { height, bottom = 0, margin = 8 }) {
   return 0;
 }
 
+/** Where a face-up card lies in `view`: {from, card, group, col, index, last} or {from: "fS", ...}. */
+export function sourceIn(view, card) {
+  if (!view || !card) return null;
+  for (let c = 0; c < 7; c++) {
+    const index = view.tableau[c].indexOf(card);
+    if (index >= 0) {
+      const col = view.tableau[c];
+      return { from: `t${c + 1}`, card, col: c, index, group: col.slice(index), last: index === col.length - 1 };
+    }
+  }
+  const suit = card[1];
+  if (view.foundations[suit] === card) return { from: `f${suit}`, card, suit, group: [card], last: true };
+  return null;
+}
+
 /** The state a move would show if the server accepts it: for the optimistic first frame only.
  *  It knows nothing of the rules: the caller passes moves the server listed as legal. */
 export function previewMove(view, move) {
@@ -174,6 +194,7 @@ export class Board {
       resizeFrame = requestAnimationFrame(() => this.view && this.render(this.view, { animate: false }));
     };
     window.addEventListener("resize", relayout);
+    this.relayout = relayout; // the room below the table changed (the first visit's how-to closed)
     // Only a new width lays the cards out again: the table's own height is set by render().
     let observedWidth = null;
     if (window.ResizeObserver) {
@@ -185,7 +206,17 @@ export class Board {
     }
     // The table's height before the first state arrives: that of a new deal, so that nothing below
     // it moves when the cards come (layout shift).
-    root.style.height = `${Math.ceil(layout(DEAL, this.measure(DEAL)).height)}px`;
+    // The empty places are where the cards will lie, at their size, from the start.
+    this.metrics = this.measure();
+    this.height = layout(DEAL, this.metrics).height;
+    root.style.height = `${Math.ceil(this.height)}px`;
+    this.sizeCards();
+    this.positionSlots();
+  }
+
+  sizeCards() {
+    this.root.style.setProperty("--cw", `${this.metrics.cw}px`);
+    this.root.style.setProperty("--ch", `${this.metrics.ch}px`);
   }
 
   buildSlots() {
@@ -220,9 +251,13 @@ export class Board {
   }
 
   /** Sizes from the table's width and the window's height below its top (measure). */
-  measure(view) {
+  measure() {
     const top = this.root.getBoundingClientRect().top + window.scrollY;
-    return measure({ width: this.root.clientWidth, available: window.innerHeight - top - 12 }, view);
+    const below = window.innerHeight - top - 12;
+    // A short window (a phone held sideways): the header and the bar scroll away, the table takes
+    // the whole window.
+    const available = window.innerHeight < 560 ? Math.max(below, window.innerHeight - 8) : below;
+    return measure({ width: this.root.clientWidth, available });
   }
 
   colX(c) {
@@ -244,12 +279,11 @@ export class Board {
 
   render(view, { animate = true } = {}) {
     this.view = view;
-    this.metrics = this.measure(view);
+    this.metrics = this.measure();
     const m = this.metrics;
     const { places, height } = layout(view, m);
     this.height = height;
-    this.root.style.setProperty("--cw", `${m.cw}px`);
-    this.root.style.setProperty("--ch", `${m.ch}px`);
+    this.sizeCards();
     this.root.style.height = `${Math.ceil(this.height)}px`;
     this.root.classList.toggle("instant", !animate);
     this.placeSlots();
@@ -365,16 +399,12 @@ export class Board {
     }
   }
 
-  placeSlots() {
+  /** The columns' and foundations' places and the lanes under the columns, for this.metrics. */
+  positionSlots() {
     const m = this.metrics;
     for (let c = 0; c < 7; c++) {
       const x = this.colX(c);
-      const base = this.slots[`t${c + 1}`];
-      base.style.transform = `translate(${x}px, ${m.tabY}px)`;
-      const count = this.view.tableau[c].length;
-      base.classList.toggle("empty", count === 0);
-      // Named by what it holds: "column 3, 7 cards" (it said "empty" under its cards too).
-      base.setAttribute("aria-label", count ? tn("column.cards", count, { col: c + 1 }) : t("column.empty", { n: c + 1 }));
+      this.slots[`t${c + 1}`].style.transform = `translate(${x}px, ${m.tabY}px)`;
       const lane = this.lanes[`t${c + 1}`];
       lane.style.transform = `translate(${x - m.gap / 2}px, ${m.tabY - m.gap / 2}px)`;
       lane.style.width = `${m.cw + m.gap}px`;
@@ -382,8 +412,21 @@ export class Board {
     }
     for (const suit of SUITS) {
       const { x, y } = this.foundationBox(suit);
+      this.slots[`f${suit}`].style.transform = `translate(${x}px, ${y}px)`;
+    }
+  }
+
+  placeSlots() {
+    this.positionSlots();
+    for (let c = 0; c < 7; c++) {
+      const base = this.slots[`t${c + 1}`];
+      const count = this.view.tableau[c].length;
+      base.classList.toggle("empty", count === 0);
+      // Named by what it holds: "column 3, 7 cards" (it said "empty" under its cards too).
+      base.setAttribute("aria-label", count ? tn("column.cards", count, { col: c + 1 }) : t("column.empty", { n: c + 1 }));
+    }
+    for (const suit of SUITS) {
       const slot = this.slots[`f${suit}`];
-      slot.style.transform = `translate(${x}px, ${y}px)`;
       const top = this.view.foundations[suit];
       slot.setAttribute("aria-label", top
         ? `${t("foundation", { suit: t(`suit.${suit}`) })}: ${cardName(top)}`
@@ -393,20 +436,9 @@ export class Board {
 
   // -- queries used by dragging and the keyboard -------------------------------------------------
 
-  /** Where a face-up card can be taken from: {from, card, group, col, index, last} or {from: "fS", ...}. */
+  /** Where a face-up card can be taken from, as the table shows it (sourceIn). */
   sourceOf(card) {
-    const view = this.view;
-    if (!view || !card) return null;
-    for (let c = 0; c < 7; c++) {
-      const index = view.tableau[c].indexOf(card);
-      if (index >= 0) {
-        const col = view.tableau[c];
-        return { from: `t${c + 1}`, card, col: c, index, group: col.slice(index), last: index === col.length - 1 };
-      }
-    }
-    const suit = card[1];
-    if (view.foundations[suit] === card) return { from: `f${suit}`, card, suit, group: [card], last: true };
-    return null;
+    return sourceIn(this.view, card);
   }
 
   cardElement(card) {

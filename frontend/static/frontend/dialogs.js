@@ -46,8 +46,10 @@ function confirmLeave(state) {
 /** The new game dialog: Klassisch (default) or Gelockert, or a game code (which decides the
  *  rule: the dialog says so, and the game's state shows which). Whether a code is one is the
  *  server's answer (400 bad_code, shown as the error): the page knows no code grammar. `current()`
- *  is the game on the table: one in progress is left only after a confirmation. */
-export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
+ *  is the game on the table: one in progress is left only after a confirmation, and then
+ *  `leave(state)` is called (its clock stops while the dialog is open: play.js); `stay(state)`
+ *  when the dialog is closed without a new game. */
+export function bindNewGameDialog(onStarted, { current = () => null, leave = () => {}, stay = () => {} } = {}) {
   const dialog = $("new-dialog");
   const form = dialog.querySelector("form");
   const error = $("new-error");
@@ -61,6 +63,12 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     codeRule.textContent = code ? t("new.code.rule") : "";
     codeRule.hidden = !code;
   };
+  let left = null; // the game confirmed to be left, until a new game starts or the dialog closes
+  let started = false;
+  dialog.addEventListener("close", () => {
+    if (left && !started) stay(left);
+    left = null;
+  });
   form.elements.code.addEventListener("input", () => {
     error.hidden = true;
     showCodeRule();
@@ -69,6 +77,9 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     const state = current();
     const ask = state && state.status === "playing" && (state.moves > 0 || rankedRunning(state));
     if (ask && !(await confirmLeave(state))) return;
+    left = ask ? state : null;
+    started = false;
+    if (left) leave(left);
     error.hidden = true;
     form.reset();
     winnableOnly.checked = stored(WINNABLE_KEY) === "1";
@@ -88,8 +99,8 @@ export function bindNewGameDialog(onStarted, { current = () => null } = {}) {
     error.hidden = true;
     try {
       const state = await games.start(options);
-      const left = current();
-      if (rankedRunning(left)) allowLeave(); // asked and confirmed: the page may go
+      if (rankedRunning(current())) allowLeave(); // asked and confirmed: the page may go
+      started = true;
       dialog.close();
       onStarted(state);
     } catch (err) {

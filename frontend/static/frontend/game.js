@@ -3,15 +3,17 @@
 // the keyboard cursor. This module turns what the player does (pointer.js, keyboard.js, the bar's
 // buttons) into API moves, and shows hints and the server's answers (gamebar.js's Messages). It never judges
 // a move itself: drop hints and the optimistic first frame use only moves the server listed in
-// legal_moves (moves.js); everything else is the server's answer.
+// legal_moves (moves.js) and positions the server sent (an undo shows the one before at once);
+// everything else is the server's answer. What the page knows is painted at once and confirmed by
+// the server after; a refusal puts the cards back and says why.
 import { t, tn, cardName } from "./i18n.js";
 import { games } from "./api.js";
-import { Board, previewMove } from "./board.js";
+import { Board, previewMove, sourceIn } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
 import { GameBar, Messages } from "./gamebar.js";
 import { createStore, isNewGame } from "./store.js";
-import { dropMove, hintFocus, isListed, legalTargets, movedCard, movedTo } from "./moves.js";
+import { dropMove, hintFocus, isListed, knownAuto, legalTargets, movedCard, movedTo, onlyFoundation } from "./moves.js";
 import { attachClock, rankedRunning } from "./pause.js";
 
 // "Still winnable?" answered "deciding" (the worker is on it): asked again this often, this many times.
@@ -30,8 +32,15 @@ export class GameTable {
     this.onLost = onLost; // the game shown is gone (404): the page says so
     this.ownPause = null; // (id) => whether a pause found by a move was this tab's own (pause.js)
     this.queue = Promise.resolve();
+    this.sending = 0; // requests queued or on their way
     this.hinted = null; // the hint on show: {el, timer}
     this.store = createStore();
+    // The positions this game showed before its moves, newest last: an undo goes back to the last
+    // one at once (the server confirms). Forgotten for another game or a stale one (409).
+    this.before = [];
+    this.store.subscribe((state, previous) => {
+      if (!state || isNewGame(state, previous)) this.before = [];
+    });
     this.board = new Board($("table"));
     this.messages = new Messages();
     // The views of the store, in this order: the table, the bar, then what depends on both.
@@ -52,11 +61,20 @@ export class GameTable {
     this.store.subscribe((state, previous) => this.after(state, previous));
     this.taps = createTaps({
       double: () => this.settings.get("double_click"),
+      // A card that can only go up: at once, no wait for a second tap that would mean nothing.
+      at: (card) => onlyFoundation(this.state, sourceIn(this.state, card)),
+      // One that could go up or, with a second tap, to a column: shown going up while the wait runs.
+      show: (card) => this.showTap(card),
+      unshow: () => this.board.render(this.state),
       onSingle: (card) => this.tapToFoundation(card),
-      onDouble: (card) => this.autoPlace(card),
+      onDouble: (card, { shown }) => {
+        if (shown) this.board.render(this.state); // not up after all: the double tap's search
+        this.autoPlace(card);
+      },
     });
     attachDrag(this.board, {
-      onTap: (source) => { if (source.from[0] === "t") this.taps.tap(source.card); },
+      // (a tap on the card shown going up, while the wait runs, is a double tap's second one)
+      onTap: (source) => { if (source.from[0] === "t" || this.taps.waiting) this.taps.tap(source.card, source.from); },
       onDragStart: (source) => this.dragStarted(source),
       onDrop: (source, target, info) => this.dropped(source, target, info),
     });
@@ -158,7 +176,7 @@ export class GameTable {
    *  it does not list wiggles the card; with "Interaktive Regeln" the server's reason is shown,
    *  as for a refused drag (the page judges nothing itself). */
   tapToFoundation(card) {
-    const source = this.board.sourceOf(card);
+    const source = sourceIn(this.state, card);
     if (!source || source.from[0] !== "t") return;
     const move = { from: source.from, to: "f" };
     if (source.last && isListed(this.state, move)) {
@@ -171,9 +189,21 @@ export class GameTable {
 
   /** Double-tap: the server's search for a column (to: "auto"). */
   autoPlace(card) {
-    const source = this.board.sourceOf(card);
+    const source = sourceIn(this.state, card);
     if (!source || source.from[0] !== "t") return;
     this.play({ from: source.from, card, to: "auto" });
+  }
+
+  /** While a tap waits for a second one: the card shown on its foundation, where the server lists
+   *  that move (and nothing is on its way to the server, whose answer would redraw the table). */
+  showTap(card) {
+    const state = this.state;
+    const source = sourceIn(state, card);
+    if (this.sending || !state || state.status !== "playing" || state.paused || !source || !source.last) return false;
+    const move = { from: source.from, to: "f" };
+    if (!isListed(state, move)) return false;
+    this.board.render(previewMove(state, move));
+    return true;
   }
 
   nudge(card) {
@@ -195,11 +225,14 @@ export class GameTable {
         if (dragged) this.board.render(state);
         return;
       }
-      const preview = move.to !== "auto" && isListed(state, move) ? previewMove(state, move) : null;
+      // A listed move, or a double tap's search whose one column the server listed: shown now.
+      const known = move.to === "auto" ? knownAuto(state, move) : isListed(state, move) ? move : null;
+      const preview = known ? previewMove(state, known) : null;
       if (preview) this.board.render(preview);
       else if (dragged) this.board.render(state);
       try {
         const next = await games.move(state.id, { ...move, seq: state.moves });
+        this.remember(state, next);
         this.show(next);
         this.announceMove(move, state, next);
       } catch (err) {
@@ -210,6 +243,7 @@ export class GameTable {
           try {
             const resumed = await games.resume(state.id);
             const next = await games.move(state.id, { ...move, seq: resumed.moves });
+            this.remember(state, next);
             this.show(next);
             this.announceMove(move, resumed, next);
             return;
@@ -223,15 +257,31 @@ export class GameTable {
     });
   }
 
+  /** Keep the position `state` showed before the move that `next` answered (for undo). */
+  remember(state, next) {
+    if (next.id !== state.id || next.moves <= state.moves) return;
+    this.before.push(state);
+    if (this.before.length > 100) this.before.shift(); // an undo goes back 100 moves at most
+  }
+
+  /** Undo: the position before the last move is the one this page showed before it, painted at
+   *  once (the board only: the store keeps the server's state, the bar its figures) and then the
+   *  server's answer; a refusal puts the cards back and says why. Without that position (the
+   *  game was opened with moves made) the server's answer is waited for. */
   undo() {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.status !== "playing" || state.paused || !state.undo_available) return;
+      const back = this.before.at(-1);
+      const known = back && back.id === state.id ? back : null;
+      if (known) this.board.render(known);
       try {
         const next = await games.undo(state.id, state.moves);
+        if (known) this.before.pop();
         this.show(next);
         this.announce(t("moved.undo"));
       } catch (err) {
+        if (known) this.board.render(this.state);
         await this.refused(err);
       }
     });
@@ -396,9 +446,15 @@ export class GameTable {
   }
 
   enqueue(task) {
-    this.queue = this.queue.then(task).catch((err) => {
-      console.error(err);
-    });
+    this.sending += 1;
+    this.queue = this.queue
+      .then(task)
+      .catch((err) => {
+        console.error(err);
+      })
+      .finally(() => {
+        this.sending -= 1;
+      });
     return this.queue;
   }
 
@@ -412,6 +468,7 @@ export class GameTable {
         /* keep what is shown */
       }
     } else if (err.status === 409) {
+      this.before = []; // the game moved on elsewhere: what this page saw is not its past any more
       try {
         this.show(await games.get(this.state.id));
       } catch (e) {

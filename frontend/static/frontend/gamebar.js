@@ -114,9 +114,11 @@ export class GameBar {
     const finish = s.status === "playing" && Boolean(s.finish_available) && !s.paused;
     $("finish-button").hidden = !finish;
     // Help exists for practice games only: never for today's daily deal (its code is still secret).
-    const help = s.status === "playing" && !(s.daily && !s.code) && !finish;
+    const help = s.status === "playing" && !(s.daily && !s.code);
     $("hint-button").hidden = !help;
     $("winnable-button").hidden = !help;
+    // Finish lies over the help's two buttons, which keep their room: nothing in the bar moves.
+    $("help-slot").classList.toggle("finishing", finish && help);
     // Pause, for a game whose clock may stop (never a ranked attempt that counts: the server's pausable).
     const pause = $("pause-button");
     pause.hidden = !(s.pausable && s.status === "playing");

@@ -64,3 +64,23 @@ export function hintFocus(state, move) {
   const goal = target[0] === "t" ? state.tableau[Number(target.slice(1)) - 1].at(-1) || null : null;
   return { card, target, goal };
 }
+
+/** The columns the server lists for `card` taken from `from` ("t3"): ["t1", "t5"]. */
+export const listedColumns = (state, from, card) =>
+  state ? state.legal_moves.filter((m) => m.from === from && m.card === card && m.to[0] === "t").map((m) => m.to) : [];
+
+/** The move a double tap's search (to: "auto") will make, when the state says it already: the
+ *  server lists exactly one column for the card, so the search can find no other. null when it
+ *  lists none (the server refuses and says why) or several (the server chooses). */
+export function knownAuto(state, move) {
+  const columns = listedColumns(state, move.from, move.card);
+  return columns.length === 1 ? { from: move.from, card: move.card, to: columns[0] } : null;
+}
+
+/** Whether a tap on `source` (a column's card) can only mean its foundation: the server lists
+ *  that move and no column for the card, so a double tap would have nothing to do; the tap is
+ *  played at once instead of after the double-tap wait. */
+export function onlyFoundation(state, source) {
+  if (!state || !source || source.from[0] !== "t" || !source.last) return false;
+  return isListed(state, { from: source.from, to: "f" }) && listedColumns(state, source.from, source.card).length === 0;
+}

@@ -19,7 +19,15 @@ const openNew = () => $("new-button").click();
 let rankedElsewhere = null; // the account's ranked attempt of today, still running (not on this page)
 const table = new GameTable({ settings, onWin: (state, info) => won(state, info), onLost: () => lost(t("lost.gone")) });
 bindSettings(settings);
-bindNewGameDialog((state) => start(state, { push: true }), { current: () => table.state });
+// A practice game left for a new one keeps its time: its clock stops once the player confirms
+// (the dialog's question says it stays in My games, to be resumed), and goes on if the dialog is
+// closed without a new game (docs/scoring.md, "Time").
+let pausedHere = null; // the game this page paused itself: {id, why: "leave" | "howto"}
+bindNewGameDialog((state) => start(state, { push: true }), {
+  current: () => table.state,
+  leave: (state) => stopClock(state, "leave"),
+  stay: (state) => goOn(state.id, "leave"),
+});
 $("lost-new").addEventListener("click", openNew);
 initNav().then((user) => settings.loadAccount(user));
 
@@ -38,6 +46,39 @@ const store = (key, value) => {
   }
 };
 
+/** Stop the clock of `state`, the game on the table, if it may stop (a practice game in play; a
+ *  ranked attempt's never does), and remember why. */
+function stopClock(state, why) {
+  if (!state || state.status !== "playing" || !state.pausable || state.paused) return;
+  if (!table.state || table.state.id !== state.id) return;
+  pausedHere = { id: state.id, why };
+  table.pause();
+}
+
+/** The clock this page stopped for `why` goes on (the game is still on the table). */
+function goOn(id, why) {
+  if (!pausedHere || pausedHere.id !== id || pausedHere.why !== why) return;
+  pausedHere = null;
+  if (table.state && table.state.id === id) table.resume();
+}
+
+// While the first visit's how-to is read, the cards lie under the pause's cover, which says why.
+const cover = $("pause-cover");
+const coverTexts = [cover.querySelector("h2"), cover.querySelector("p"), $("resume-button")];
+const pausedTexts = coverTexts.map((el) => el.textContent);
+const readyTexts = () => [t("howto.cover.title"), t("howto.cover.text"), t("howto.cover.start")];
+table.store.subscribe((state) => {
+  if (pausedHere && state && state.id === pausedHere.id) {
+    if (state.paused) pausedHere.seen = true;
+    else if (pausedHere.seen) pausedHere = null; // going again: the pause is over
+  }
+  const ready = Boolean(state && state.paused && pausedHere && pausedHere.id === state.id && pausedHere.why === "howto");
+  const texts = ready ? readyTexts() : pausedTexts;
+  coverTexts.forEach((el, i) => {
+    if (el.textContent !== texts[i]) el.textContent = texts[i];
+  });
+});
+
 /** Put a game on the table and name it in the address (a new game adds a history entry). A game
  *  the page opens with (load: resumed, named in the address, or dealt for a first visit) is simply
  *  there; a new game of the dialog is dealt card by card (`deal`). The cascade of 52 cards costs the
@@ -49,7 +90,12 @@ function start(state, { push = false, resumed = false, deal = push } = {}) {
   document.body.classList.remove("no-game");
   $("game-lost").hidden = true;
   if (state.status !== "won") $("play-result").hidden = true;
+  // Another game comes (a new one, back or forward): the one on the table stops its clock.
+  if (table.state && table.state.id !== state.id && !(pausedHere && pausedHere.id === table.state.id)) {
+    stopClock(table.state, "leave");
+  }
   table.show(state, { deal });
+  if (!$("howto").hidden) stopClock(state, "howto"); // a first visit: the clock waits for the player
   if (resumed && state.moves > 0 && state.status === "playing") table.showNote(t("resumed", { moves: tn("moves", state.moves) }));
   if (rankedElsewhere && rankedElsewhere !== state.id) {
     // Its clock does not stop (it has no pause): the way back is one tap away.
@@ -184,6 +230,8 @@ if (stored(HOWTO_KEY)) {
   $("howto-close").addEventListener("click", () => {
     $("howto").hidden = true;
     store(HOWTO_KEY, "1");
+    table.board.relayout(); // the table has the window's height below the bar now
+    if (table.state) goOn(table.state.id, "howto");
     $("table").focus({ preventScroll: true });
   });
 }

@@ -13,31 +13,75 @@ export const DOUBLE_TAP_MS = 280;
 /** Whether a press that has moved by (dx, dy) is a drag. */
 export const isDrag = (dx, dy) => Math.hypot(dx, dy) >= DRAG_THRESHOLD;
 
-/** Single and double taps on cards: tap(card) calls onSingle(card) once DOUBLE_TAP_MS have passed
- *  without a second tap on it, or onDouble(card) at the second one. With double: false (the
+/** Single and double taps on cards: tap(card, place) calls onSingle(card) once DOUBLE_TAP_MS have
+ *  passed without a second tap on it, or onDouble(card, {shown}) at the second one. A card whose
+ *  single tap has nothing for a double tap to do (at(card): the caller knows from the server's
+ *  legal moves) is played at once, not after the wait; a tap on the same place (its column) within
+ *  the double-tap time after it is then the rest of a double tap and is let go (it would play the
+ *  card uncovered). Otherwise show(card) may paint what the single tap will do while the wait runs
+ *  (true when it did): then a second tap on its place (the card has gone from under the finger)
+ *  also makes the double tap, and cancel() takes it back with unshow(). With double: false (the
  *  setting is off) every tap is a single one at once. cancel() forgets a waiting tap (a drag began). */
-export function createTaps({ onSingle, onDouble, double = () => true, delay = DOUBLE_TAP_MS, timers = globalThis }) {
-  let pending = null;
-  const cancel = () => {
+export function createTaps({
+  onSingle,
+  onDouble,
+  double = () => true,
+  at = () => false,
+  show = () => false,
+  unshow = () => {},
+  delay = DOUBLE_TAP_MS,
+  timers = globalThis,
+}) {
+  let pending = null; // {card, place, shown, timer}: a tap waiting for a second one
+  let played = null; // {place, timer}: a tap played at once, whose second tap may still come
+  const forget = () => {
     if (pending) timers.clearTimeout(pending.timer);
+    const was = pending;
     pending = null;
+    return was;
   };
   return {
-    tap(card) {
+    tap(card, place = card) {
       if (!double()) {
-        cancel();
+        forget();
         onSingle(card);
         return;
       }
-      if (pending && pending.card === card) {
-        cancel();
-        onDouble(card);
+      if (played && played.place === place) {
+        timers.clearTimeout(played.timer);
+        played = null;
         return;
       }
-      cancel();
-      pending = { card, timer: timers.setTimeout(() => { pending = null; onSingle(card); }, delay) };
+      if (pending && (pending.card === card || (pending.shown && pending.place === place))) {
+        const { card: first, shown } = forget();
+        onDouble(first, { shown });
+        return;
+      }
+      const dropped = forget();
+      if (dropped && dropped.shown) unshow();
+      if (at(card)) {
+        if (played) timers.clearTimeout(played.timer);
+        const mine = { place, timer: timers.setTimeout(() => { if (played === mine) played = null; }, delay) };
+        played = mine;
+        onSingle(card);
+        return;
+      }
+      const mine = { card, place, shown: false };
+      mine.timer = timers.setTimeout(() => {
+        if (pending === mine) pending = null;
+        onSingle(card);
+      }, delay);
+      pending = mine;
+      mine.shown = Boolean(show(card));
     },
-    cancel,
+    /** Whether a tap is waiting for its second one. */
+    get waiting() {
+      return pending !== null;
+    },
+    cancel() {
+      const dropped = forget();
+      if (dropped && dropped.shown) unshow();
+    },
   };
 }
 
