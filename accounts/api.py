@@ -261,25 +261,7 @@ class MeApi(ApiView):
         responses={200: MeSerializer, **_errors(401)},
     )
     def get(self, request: Request) -> Response:
-        user = request.user
-        if not user.is_authenticated:
-            return Response(
-                {
-                    "authenticated": False,
-                    "username": None,
-                    "date_joined": None,
-                    "settings": services.player_settings_get(user=None, session=request.session),
-                }
-            )
-        return Response(
-            {
-                "authenticated": True,
-                "username": user.get_username(),
-                "date_joined": user.date_joined,  # type: ignore[union-attr]
-                "settings": services.player_settings_get(user=user, session=request.session),
-                **services.account_email(user=user),
-            }
-        )
+        return Response(services.player_me(user=request.user, session=request.session))
 
 
 class PasswordApi(ApiView):

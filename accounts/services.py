@@ -481,6 +481,26 @@ def token_revoke(*, user: Any, token_id: int) -> bool:
     return bool(deleted)
 
 
+def player_me(*, user: Any, session: Mapping[str, Any]) -> dict[str, Any]:
+    """Who is playing (``GET auth/me``, and every page's own copy of it: frontend/views.py): the
+    account with its settings and address, or a guest (``authenticated: false``) with the
+    session's settings."""
+    if not user.is_authenticated:
+        return {
+            "authenticated": False,
+            "username": None,
+            "date_joined": None,
+            "settings": player_settings_get(user=None, session=session),
+        }
+    return {
+        "authenticated": True,
+        "username": user.get_username(),
+        "date_joined": user.date_joined,
+        "settings": player_settings_get(user=user, session=session),
+        **account_email(user=user),
+    }
+
+
 def player_settings_get(*, user: Any | None, session: Mapping[str, Any]) -> dict[str, bool]:
     """The play settings: the account's profile, or the guest's session (defaults where unset)."""
     if user is not None:

@@ -1,5 +1,6 @@
 // The only door: every piece of game data comes from the JSON API at /api/v1/ (docs/api.md).
 import { lang, t } from "./i18n.js";
+import { CONFIG } from "./config.js";
 
 const ROOT = "/api/v1/";
 
@@ -219,23 +220,26 @@ let signedOutMeanwhile = false;
 export const sessionEndedSinceLastVisit = () => currentUser().then(() => signedOutMeanwhile);
 
 let mePromise = null;
-/** The logged-in player (auth/me), or null for a guest; asked at most once per page. */
+/** The logged-in player (auth/me), or null for a guest: the page's own copy of that answer
+ *  (page-config's `me`, rendered with the page), else asked at most once per page. */
 export function currentUser() {
+  if (!mePromise && CONFIG.me) mePromise = Promise.resolve(known(CONFIG.me));
   if (!mePromise) {
     mePromise = knownGuest()
       ? Promise.resolve(null)
-      : auth.me().then(
-          (me) => {
-            const user = me && me.authenticated ? me : null; // a guest: 200, authenticated false
-            if (!user && lastKnownUser()) signedOutMeanwhile = true;
-            rememberLogin(user && user.username);
-            return user;
-          },
-          () => {
-            rememberLogin(null);
-            return null;
-          },
-        );
+      : auth.me().then(known, () => {
+          rememberLogin(null);
+          return null;
+        });
   }
   return mePromise;
+}
+
+/** The answer of auth/me as the page keeps it: the player, or null for a guest (and whether a
+ *  login this browser knew has ended meanwhile). */
+function known(me) {
+  const user = me && me.authenticated ? me : null; // a guest: 200, authenticated false
+  if (!user && lastKnownUser()) signedOutMeanwhile = true;
+  rememberLogin(user && user.username);
+  return user;
 }
