@@ -212,6 +212,7 @@ def test_a_result_on_the_board_reaches_the_week_of_its_players_clubs_through_the
     assert not ClubWeekEntry.objects.filter(club=club).exists()
 
 
+@pytest.mark.usefixtures("eager_tasks")
 def test_a_new_clubs_week_shows_its_owners_points_of_the_week_at_once(today, django_capture_on_commit_callbacks):
     """Issue 49 item 6: the owner's result of the day was on the week only once a member joined."""
     deal(today)
