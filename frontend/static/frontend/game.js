@@ -424,7 +424,9 @@ export class GameTable {
         const next = await sent;
         if (this.state && this.state.id === next.id) this.show(next);
       } catch (err) {
-        if (err.status !== 0) await this.refused(err);
+        // A game left for another (its pause sent as it went) is no longer this table's: a
+        // refusal of it (an untouched game the new deal replaced: 404) says nothing about the new one.
+        if (err.status !== 0 && this.state && this.state.id === state.id) await this.refused(err);
       }
     });
   }

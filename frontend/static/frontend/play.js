@@ -50,6 +50,8 @@ const store = (key, value) => {
  *  ranked attempt's never does), and remember why. */
 function stopClock(state, why) {
   if (!state || state.status !== "playing" || !state.pausable || state.paused) return;
+  // A game left untouched is replaced by the new deal (replace_untouched): nothing to keep.
+  if (why === "leave" && state.moves === 0) return;
   if (!table.state || table.state.id !== state.id) return;
   pausedHere = { id: state.id, why };
   table.pause();
