@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sys
 from array import array
 from collections.abc import Sequence
 
@@ -117,7 +118,7 @@ def arrangement_index(key: bytes, *, account: int, arrangements: int) -> int:
 def pack(values: Sequence[int], typecode: str) -> bytes:
     """Numbers as little-endian bytes (``"I"``: draws, ``"H"``: pars), as the deal keeps them."""
     packed = array(typecode, values)
-    if packed.itemsize > 1 and array("H", [1]).tobytes()[0] != 1:  # pragma: no cover - big-endian host
+    if sys.byteorder == "big":  # pragma: no cover - the bytes are little-endian on every host
         packed.byteswap()
     return packed.tobytes()
 
@@ -125,6 +126,6 @@ def pack(values: Sequence[int], typecode: str) -> bytes:
 def unpack(data: bytes | memoryview, typecode: str) -> array[int]:
     out = array(typecode)
     out.frombytes(bytes(data))
-    if out.itemsize > 1 and array("H", [1]).tobytes()[0] != 1:  # pragma: no cover - big-endian host
+    if sys.byteorder == "big":  # pragma: no cover - the bytes are little-endian on every host
         out.byteswap()
     return out
