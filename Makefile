@@ -4,12 +4,24 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
+NODE   ?= node
 # The install is redone only when pyproject.toml changes (its hash names the stamp).
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 
 .PHONY: install run dev test bench migrate lint typecheck schema stack loadtest test-faults messages lighthouse backup restore
 
-install: $(STAMP)
+# The pages' npm packages (frontend/package.json, pinned by its package-lock.json): Pyodide and
+# Workbox, copied to var/vendor/ (frontend/vendor.mjs), which Django serves as static files. Redone
+# when the lock file changes.
+VENDOR := var/vendor/.installed-$(shell sha256sum frontend/package-lock.json | cut -c1-16)
+
+install: $(STAMP) $(VENDOR)
+
+
+$(VENDOR): frontend/package-lock.json frontend/vendor.mjs
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	$(NODE) frontend/vendor.mjs
+	@touch $@
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,7 +53,6 @@ dev:
 # The page modules' unit tests (tests/js/*.test.mjs) run first, on Node's own runner (Debian's
 # nodejs, no npm package; about a second), then pytest, whose exit code ends the recipe (.ci/run
 # reads pytest's 5, nothing collected, from it). JS_TESTS= leaves them out (.ci/run's second phase).
-NODE     ?= node
 JS_TESTS ?= tests/js/
 
 test: install

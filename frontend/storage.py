@@ -27,6 +27,8 @@ from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 #: Only the site's own files are minified (admin and API docs ship as they are).
 MINIFIED_PREFIX = "frontend/"
+#: The libraries' files ship as they were published (minified already, or loaded by name).
+VENDOR_PREFIX = "frontend/vendor/"
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 HASHED = re.compile(r"\.[0-9a-f]{12}\.\w+$")
 
@@ -43,7 +45,12 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
     def minify(self, name: str) -> bool:
         """Minify the collected copy of ``name`` if it is one of the site's scripts or style sheets."""
         suffix = Path(name).suffix
-        if not name.startswith(MINIFIED_PREFIX) or suffix not in MINIFIERS or name.endswith(".min" + suffix):
+        if (
+            not name.startswith(MINIFIED_PREFIX)
+            or name.startswith(VENDOR_PREFIX)
+            or suffix not in MINIFIERS
+            or name.endswith(".min" + suffix)
+        ):
             return False
         path = Path(self.path(name))
         path.write_text(MINIFIERS[suffix](path.read_text(encoding="utf-8")), encoding="utf-8")

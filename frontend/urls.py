@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account_views, views
+from . import account_views, pwa, views
 
 urlpatterns = [
     path("", views.play, name="play"),
@@ -24,5 +24,10 @@ urlpatterns = [
     path("account/email/<str:token>", account_views.email_confirm, name="email-confirm"),
     path("account/email-undo/<str:token>", account_views.email_undo, name="email-undo"),
     path("language", views.language, name="language"),
+    path("manifest.webmanifest", pwa.manifest, name="app-manifest"),
+    path("sw.js", pwa.service_worker, name="app-worker"),
+    path("offline", pwa.offline, name="app-offline"),
+    path("app/icon-<str:purpose>-<int:size>.png", pwa.icon, name="app-icon"),
+    path("app/engine-<str:digest>.zip", pwa.engine, name="app-engine"),
     path("jsi18n/<slug:lang>.js", views.js_catalog, name="js-catalog"),
 ]

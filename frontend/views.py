@@ -40,7 +40,7 @@ from games.replay import replay_game
 from stats.selectors import daily_summary, user_by_username
 from stats.standing import BARS
 
-from . import og_image
+from . import og_image, pwa
 from .modules import page_modules
 
 #: The settings dialog's texts (label, help) of each setting of ``accounts.models.SETTING_DEFAULTS``.
@@ -250,12 +250,14 @@ def _page(
     *,
     name: str = "",
     status: int = 200,
+    config: dict[str, object] | None = None,
     **context: object,
 ) -> HttpResponse:
     page_ctx = page_context(page, script, name=name)
     # Who is playing, in the page itself (the answer of GET auth/me): a first visit to the board
     # deals at once instead of asking auth/me first, one round trip fewer (issue 49 item 5).
-    page_ctx["page_config"] = {**page_config(), "me": player_me(user=request.user, session=request.session)}
+    me = player_me(user=request.user, session=request.session)
+    page_ctx["page_config"] = {**page_config(), "me": me, **(config or {})}
     return render(request, f"frontend/{template}", {**page_ctx, **context}, status=status)
 
 
@@ -280,7 +282,14 @@ def js_catalog(request: HttpRequest, lang: str) -> HttpResponseBase:
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
     """The table; ``?account=deleted`` (where deleting an account leads) says that it was."""
-    return _page(request, "play.html", "play", "play.js", account_deleted=request.GET.get("account") == "deleted")
+    return _page(
+        request,
+        "play.html",
+        "play",
+        "play.js",
+        config={"offline": pwa.offline_config()},
+        account_deleted=request.GET.get("account") == "deleted",
+    )
 
 
 @require_safe

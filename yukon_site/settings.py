@@ -20,6 +20,7 @@ from kombu import Queue
 
 from common.limits import rates_from_env
 from common.mail import email_settings
+from frontend.headers import static_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -441,6 +442,12 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = STATIC_FROM_APPS
+# The npm packages the pages load as published (Pyodide, Workbox): `make install` copies them to
+# var/vendor/ (frontend/vendor.mjs), served under static/frontend/vendor/ beside the vendored Chart.js.
+STATICFILES_DIRS = [("frontend/vendor", VAR_DIR / "vendor")]
+# The engine's Web Worker (offline practice) gets a policy of its own: WebAssembly may compile
+# there ('wasm-unsafe-eval', Pyodide), and nowhere else; no page needs it (frontend/headers.py).
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers
 
 # -- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

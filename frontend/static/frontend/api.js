@@ -12,6 +12,7 @@ export class ApiError extends Error {
     this.detail = body && typeof body.detail === "string" ? body.detail : null;
     // Seconds from a Retry-After header (503 daily_not_ready, 429), or null.
     this.retryAfter = retryAfter;
+    this.body = body; // the whole answer (a refused offline batch carries the game as kept)
   }
 }
 
@@ -30,8 +31,9 @@ function csrfToken() {
 
 /** One request; resolves to the JSON answer (null for 204), rejects with ApiError. `keepalive`:
  *  it is sent even if the page is being closed (a pause as the tab goes). */
-export async function request(method, path, body, { keepalive = false } = {}) {
+export async function request(method, path, body, { keepalive = false, key = null } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
+  if (key) headers["Idempotency-Key"] = key; // a retry with it changes nothing (docs/api.md)
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
@@ -100,6 +102,11 @@ export const games = {
   undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
   /** Every card left onto its foundation (once all are face up): the won state and `finish_moves`. */
   finish: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/finish`, seq === undefined ? {} : { seq }),
+  /** The moves played offline on a game, replayed by the server from its move counter `seq`
+   *  (docs/offline.md); `key` makes a retry harmless. */
+  batch: (id, body, key) => request("POST", `games/${encodeURIComponent(id)}/batch`, body, { key }),
+  /** A practice game dealt on this device while offline, with its moves: made once per `key`. */
+  offline: (body, key) => request("POST", "games/offline", body, { key }),
   /** One page of the player's games, newest first; `status: "playing"` for the unfinished ones. */
   list: (page = 1, { status = null, size = null } = {}) => {
     const query = new URLSearchParams({ page: String(page) });

@@ -49,7 +49,7 @@ function confirmLeave(state) {
  *  is the game on the table: one in progress is left only after a confirmation, and then
  *  `leave(state)` is called (its clock stops while the dialog is open: play.js); `stay(state)`
  *  when the dialog is closed without a new game. */
-export function bindNewGameDialog(onStarted, { current = () => null, leave = () => {}, stay = () => {} } = {}) {
+export function bindNewGameDialog(onStarted, { current = () => null, leave = () => {}, stay = () => {}, offline = async () => null } = {}) {
   const dialog = $("new-dialog");
   const form = dialog.querySelector("form");
   const error = $("new-error");
@@ -104,7 +104,12 @@ export function bindNewGameDialog(onStarted, { current = () => null, leave = () 
       dialog.close();
       onStarted(state);
     } catch (err) {
-      error.textContent = err.detail || t("error.generic");
+      if (err.status === 0 && !options.winnable_only && (await offline(options))) {
+        started = true;
+        dialog.close();
+        return;
+      }
+      error.textContent = err.detail || t(err.status === 0 ? "error.network" : "error.generic");
       error.hidden = false;
       codeRule.hidden = true; // the code decides no rule: only the error speaks
     } finally {

@@ -11,7 +11,9 @@ import { games } from "./api.js";
 import { Board, previewMove, sourceIn } from "./board.js";
 import { attachDrag, createTaps } from "./pointer.js";
 import { attachKeyboard } from "./keyboard.js";
-import { GameBar, Messages } from "./gamebar.js";
+import { GameBar, Messages, elapsedMs } from "./gamebar.js";
+import { Offline } from "./offline.js";
+import { CONFIG } from "./config.js";
 import { createStore, isNewGame } from "./store.js";
 import { dropMove, hintFocus, isListed, knownAuto, legalTargets, movedCard, movedTo, onlyFoundation } from "./moves.js";
 import { attachClock, rankedRunning } from "./pause.js";
@@ -25,8 +27,9 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const reducedMotion = () => Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 export class GameTable {
-  constructor({ settings, onWin = null, onState = null, onLost = null }) {
+  constructor({ settings, onWin = null, onState = null, onLost = null, onSynced = null }) {
     this.settings = settings;
+    this.onSynced = onSynced; // a game played offline is the server's again (its address may change)
     this.onWin = onWin;
     this.onState = onState;
     this.onLost = onLost; // the game shown is gone (404): the page says so
@@ -59,6 +62,13 @@ export class GameTable {
     attachClock(this);
     this.deciding = 0; // the timer of a "deciding" answer's next question
     this.store.subscribe((state, previous) => this.after(state, previous));
+    // Practice that goes on offline (offline.js): the engine follows the server's game, and plays
+    // it when the network is gone; back online its moves go to the server as one batch.
+    this.offline = new Offline({ clock: () => (this.state ? elapsedMs(this.state, this.store.receivedAt) : 0) });
+    this.offline.onRetry = () => this.syncOffline();
+    this.store.subscribe((state) => this.offline.follow(state));
+    window.addEventListener("online", () => this.syncOffline());
+    this.offline.startWhenIdle();
     this.taps = createTaps({
       double: () => this.settings.get("double_click"),
       // A card that can only go up: at once, no wait for a second tap that would mean nothing.
@@ -221,6 +231,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state) return;
+      if (this.offline.active) return this.playHere(move, state, { dragged });
       if (state.status !== "playing" || state.paused) {
         if (dragged) this.board.render(state);
         return;
@@ -233,9 +244,11 @@ export class GameTable {
       try {
         const next = await games.move(state.id, { ...move, seq: state.moves });
         this.remember(state, next);
+        this.offline.mirror(state, move, next);
         this.show(next);
         this.announceMove(move, state, next);
       } catch (err) {
+        if (this.goOffline(err, state)) return this.playHere(move, state, { dragged });
         let refusal = err;
         if (err.code === "game_paused" && this.ownPause && this.ownPause(state.id)) {
           // This tab's own pause, sent as the page before this one was left (a reload), reached
@@ -272,15 +285,18 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.status !== "playing" || state.paused || !state.undo_available) return;
+      if (this.offline.active) return this.playHere("undo", state);
       const back = this.before.at(-1);
       const known = back && back.id === state.id ? back : null;
       if (known) this.board.render(known);
       try {
         const next = await games.undo(state.id, state.moves);
         if (known) this.before.pop();
+        this.offline.mirror(state, "undo", next);
         this.show(next);
         this.announce(t("moved.undo"));
       } catch (err) {
+        if (this.goOffline(err, state)) return this.playHere("undo", state);
         if (known) this.board.render(this.state);
         await this.refused(err);
       }
@@ -296,13 +312,16 @@ export class GameTable {
       if (!state || state.status !== "playing" || !state.finish_available) return;
       this.clearHint();
       this.messages.hideNote();
+      if (this.offline.active) return this.playHere("finish", state);
       try {
         const next = await games.finish(state.id, state.moves);
         const moves = next.finish_moves || [];
         await this.cascade(state, moves);
+        this.offline.mirror(state, "finish", next);
         this.show(next);
         this.announce(tn("finished", moves.length));
       } catch (err) {
+        if (this.goOffline(err, state)) return this.playHere("finish", state);
         this.board.render(this.state);
         await this.refused(err);
       }
@@ -332,6 +351,7 @@ export class GameTable {
       const state = this.state;
       if (!state || state.status !== "playing" || state.paused) return;
       this.clearHint();
+      if (state.offline) return this.showNote(t("offline.noHelp"));
       this.showNote(t("help.thinking"));
       try {
         const { move, reason } = await games.hint(state.id);
@@ -375,6 +395,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.paused) return;
+      if (state.offline) return this.showNote(t("offline.noHelp"));
       clearTimeout(this.deciding);
       this.showNote(t("help.thinking"));
       try {
@@ -458,6 +479,62 @@ export class GameTable {
         this.sending -= 1;
       });
     return this.queue;
+  }
+
+  // -- offline (offline.js, docs/offline.md) -------------------------------------------------------
+  /** A request that found no network: the game goes on on this device if it can (a practice game
+   *  the engine holds); today's deal says it waits for the network. True: play it here. */
+  goOffline(err, state) {
+    if (err.status !== 0 || !state) return false;
+    if (this.offline.ready(state)) {
+      this.offline.begin();
+      this.messages.showNotice(t("offline.playing"), "offline");
+      return true;
+    }
+    if (state.daily) this.showNote(t("offline.daily"), "", "error");
+    else if (this.offline.engine && state.code) this.showNote(t("offline.notYet"), "", "error");
+    return false;
+  }
+
+  /** An entry ("undo", "finish" or a move's body) played on this device: the engine's answer
+   *  shown, or its refusal said in the server's words (the page's config carries them). */
+  async playHere(entry, state, { dragged = false } = {}) {
+    const answer = (await this.offline.play(entry)) || { error: "engine_failed" };
+    if (!this.state || this.state.id !== state.id) return;
+    if (answer.error) {
+      this.board.render(this.state);
+      const refusals = (CONFIG.offline && CONFIG.offline.refusals) || {};
+      const detail = refusals[answer.relaxed && answer.error === "does_not_fit" ? "does_not_fit_relaxed" : answer.error];
+      if (!dragged && entry.to === "f" && !this.settings.get("interactive_rules")) return;
+      await this.refused({ status: 422, code: answer.error, detail: detail || t("error.generic") });
+      return;
+    }
+    if (entry === "finish") await this.cascade(state, answer.moves || []);
+    if (entry === "undo") this.before.pop();
+    else this.remember(state, answer.state);
+    this.show(answer.state);
+    if (entry === "undo") this.announce(t("moved.undo"));
+    else if (entry === "finish") this.announce(tn("finished", (answer.moves || []).length));
+    else this.announceMove(entry, state, answer.state);
+  }
+
+  /** Back online (the browser says so, or the retry's time came): the moves played here go to
+   *  the server, and its answer is the game from then on. */
+  syncOffline() {
+    if (!this.offline.active) return this.queue;
+    return this.enqueue(async () => {
+      const result = await this.offline.sync();
+      if (!result) return;
+      this.messages.hideNotice();
+      this.before = [];
+      if (result.state) {
+        this.show(result.state);
+        if (this.onSynced) this.onSynced(result.state);
+      }
+      if (result.refused && result.refused.code === "game_moved_on") this.showNote(t("offline.movedOn"), "", "error");
+      else if (result.refused) this.showNote(t("offline.refused", { n: result.saved, of: result.of }), "", "error");
+      else if (result.of) this.showNote(tn("offline.saved", result.of));
+    });
   }
 
   async refused(err) {

@@ -4,6 +4,7 @@ import { CONFIRM_KEY, KEPT_KEY, auth, currentUser, rememberLogin } from "./api.j
 
 export async function initNav() {
   const page = document.documentElement.dataset.page;
+  registerWorker();
   for (const link of document.querySelectorAll(".site-nav a[data-page]")) {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page");
   }
@@ -28,6 +29,36 @@ export async function initNav() {
   if (user) showConfirmSent();
   else showLoggedOut();
   return user;
+}
+
+/** The service worker (/sw.js, docs/offline.md): the app can be installed, and its pages and the
+ *  practice game come up without the network. Registered once the page has loaded, so it never
+ *  competes with the page's own requests. */
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const register = () => {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // What this page loaded before the worker was there (a first visit) is kept too: the page
+    // itself and its static files, so that it comes up without the network next time.
+    keepInWorker([...performance.getEntriesByType("resource").map((entry) => entry.name)], { page: location.href });
+  };
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}
+
+/** Ask the service worker to keep `urls` (static files: its cache-first route takes them) and,
+ *  with `page`, that page's answer (service_worker.js). */
+export function keepInWorker(urls, { page = null } = {}) {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.ready
+    .then((registration) => {
+      const worker = registration.active;
+      if (!worker) return;
+      const own = urls.filter((url) => url.startsWith(location.origin) && !url.includes("/api/"));
+      if (own.length) worker.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: own } });
+      if (page) worker.postMessage({ type: "KEEP_PAGE", url: page });
+    })
+    .catch(() => {});
 }
 
 const LOGGED_OUT_KEY = "yukon.loggedOut";

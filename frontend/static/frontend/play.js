@@ -17,7 +17,16 @@ settings.loadLocal();
 
 const openNew = () => $("new-button").click();
 let rankedElsewhere = null; // the account's ranked attempt of today, still running (not on this page)
-const table = new GameTable({ settings, onWin: (state, info) => won(state, info), onLost: () => lost(t("lost.gone")) });
+const table = new GameTable({
+  settings,
+  onWin: (state, info) => won(state, info),
+  onLost: () => lost(t("lost.gone")),
+  // A game played offline is the server's again: the address names it (a game dealt offline has
+  // its server id now).
+  onSynced: (state) => {
+    if (state && state.id !== new URLSearchParams(location.search).get("game")) start(state);
+  },
+});
 bindSettings(settings);
 // A practice game left for a new one keeps its time: its clock stops once the player confirms
 // (the dialog's question says it stays in My games, to be resumed), and goes on if the dialog is
@@ -25,6 +34,16 @@ bindSettings(settings);
 let pausedHere = null; // the game this page paused itself: {id, why: "leave" | "howto"}
 bindNewGameDialog((state) => start(state, { push: true }), {
   current: () => table.state,
+  // No network: a practice game dealt on this device (offline.js), or null (the dialog says so).
+  offline: async (options) => {
+    if (options.code) return null;
+    const state = await table.offline.deal(options.rule);
+    if (state) {
+      table.messages.showNotice(t("offline.dealt"), "offline");
+      start(state, { push: true });
+    }
+    return state;
+  },
   leave: (state) => stopClock(state, "leave"),
   stay: (state) => goOn(state.id, "leave"),
 });
@@ -191,6 +210,24 @@ async function load() {
   const params = new URLSearchParams(location.search);
   const id = params.get("game");
   const code = params.get("code");
+  // A game played on this device whose moves the server has not had yet: sent first; without the
+  // network it is shown from the device (offline.js).
+  const kept = await table.offline.restore();
+  if (kept && table.offline.active) {
+    const synced = await table.offline.sync();
+    if (synced && synced.state) {
+      start(synced.state);
+      if (synced.refused) table.showNote(t("offline.refused", { n: synced.saved, of: synced.of }), "", "error");
+      else table.showNote(tn("offline.saved", synced.of));
+      return;
+    }
+    const here = await table.offline.resume();
+    if (here) {
+      start(here);
+      table.messages.showNotice(t("offline.playing"), "offline");
+      return;
+    }
+  }
   try {
     if (id) {
       try {
@@ -217,6 +254,15 @@ async function load() {
     if (state) return start(state, { resumed: true });
     return start(await games.start({ rule: "classic", replace_untouched: true }));
   } catch (err) {
+    if (err.status === 0 && kept && kept.record && (!id || id === kept.record.id)) {
+      // No network: the practice game this device followed last goes on here.
+      const here = await table.offline.resumeMirror(kept.record);
+      if (here) {
+        start(here);
+        table.messages.showNotice(t("offline.playing"), "offline");
+        return;
+      }
+    }
     lost(err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
   }
 }
