@@ -25,7 +25,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 import games.engine
 from common.errors import explain
@@ -40,7 +40,15 @@ ICON_SIZES = (192, 512)
 ICON_PURPOSES = ("any", "maskable")
 
 #: Workbox's modules the worker imports, in order of dependency (var/vendor, frontend/vendor.mjs).
-WORKBOX_MODULES = ("core", "routing", "strategies", "expiration", "cacheable-response", "precaching", "navigation-preload")
+WORKBOX_MODULES = (
+    "core",
+    "routing",
+    "strategies",
+    "expiration",
+    "cacheable-response",
+    "precaching",
+    "navigation-preload",
+)
 #: The static files the worker keeps at its install (the app shell): the site's own scripts and
 #: style sheets. Chart.js (the statistics page only) and Pyodide (loaded by the play page once
 #: it is idle) are kept when first fetched.
@@ -128,20 +136,39 @@ def app_icon(size: int, *, maskable: bool) -> bytes:
     draw = ImageDraw.Draw(image)
     if maskable:
         draw.rectangle((0, 0, big, big), fill=FELT)
-        inset = big * 0.26
+        inset = big * 0.2
     else:
         draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.18, fill=FELT)
         inset = big * 0.16
     width = (big - 2 * inset) * 0.74
     left = (big - width) / 2
-    draw.rounded_rectangle(
-        (left, inset, left + width, big - inset), radius=width * 0.12, fill="white", outline=THEME, width=max(2, big // 64)
-    )
-    font = ImageFont.load_default(size=(big - 2 * inset) * 0.62)
-    draw.text((big / 2, big / 2), "\u2660", font=font, fill=THEME, anchor="mm")
+    card = (left, inset, left + width, big - inset)
+    draw.rounded_rectangle(card, radius=width * 0.12, fill="white", outline=THEME, width=max(2, big // 64))
+    _spade(draw, big / 2, big / 2, (big - 2 * inset) * 0.5)
     buffer = io.BytesIO()
     image.resize((size, size), Image.Resampling.LANCZOS).save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+def _spade(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
+    """A spade of width ``size`` centred on (cx, cy): a point, two lobes and a stem (the bundled
+    typeface has no suit signs)."""
+    lobe = size * 0.27
+    for side in (-1, 1):
+        x, y = cx + side * size * 0.24, cy + size * 0.1
+        draw.ellipse((x - lobe, y - lobe, x + lobe, y + lobe), fill=THEME)
+    draw.polygon(
+        [
+            (cx, cy - size * 0.55),
+            (cx + size * 0.49, cy + size * 0.02),
+            (cx, cy + size * 0.2),
+            (cx - size * 0.49, cy + size * 0.02),
+        ],
+        fill=THEME,
+    )
+    draw.polygon(
+        [(cx, cy + size * 0.05), (cx + size * 0.2, cy + size * 0.58), (cx - size * 0.2, cy + size * 0.58)], fill=THEME
+    )
 
 
 @functools.cache
@@ -185,9 +212,7 @@ def shell_files() -> list[str]:
     """The static files of the app shell, by name: the site's own scripts and style sheets."""
     root = Path(__file__).parent / "static"
     return sorted(
-        path.relative_to(root).as_posix()
-        for path in (root / "frontend").glob("*")
-        if path.suffix in SHELL_SUFFIXES
+        path.relative_to(root).as_posix() for path in (root / "frontend").glob("*") if path.suffix in SHELL_SUFFIXES
     )
 
 
