@@ -70,8 +70,18 @@ def new_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Callable
     errors: list[str] = []
 
     def open_page(
-        *, locale: str = "de-DE", viewport: dict[str, int] | None = None, first_visit: bool = False, **options: Any
+        *,
+        locale: str = "de-DE",
+        viewport: dict[str, int] | None = None,
+        first_visit: bool = False,
+        quiet: re.Pattern[str] | None = None,
+        **options: Any,
     ) -> Any:
+        """``quiet``: console errors the test expects (e.g. the requests a cut network refuses)."""
+        # No service worker (and so no engine for offline play, which waits for one) unless a test
+        # asks for it (service_workers="allow": tests/frontend/test_offline.py): a page's test
+        # measures the page, not a worker keeping files in the background.
+        options.setdefault("service_workers", "block")
         context = browser.new_context(base_url=live_server.url, locale=locale, viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
@@ -86,7 +96,9 @@ def new_page(browser: Any, live_server: Any, settings: Any) -> Iterator[Callable
             "console",
             lambda msg: (
                 errors.append(f"{page.url}: console {msg.text}")
-                if msg.type == "error" and not EXPECTED_REFUSAL.search(msg.text)
+                if msg.type == "error"
+                and not EXPECTED_REFUSAL.search(msg.text)
+                and not (quiet and quiet.search(msg.text))
                 else None
             ),
         )

@@ -107,7 +107,13 @@ async function load() {
     day.set(await daily.today());
   } catch (err) {
     if (notReady(err)) return preparing(err);
-    setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t(err.status === 0 ? "error.network" : "error.generic"));
+    if (err.status === 0) {
+      // Offline (the page came from the service worker's copy): the deal is the server's alone.
+      setStatus(t("daily.offline"));
+      window.addEventListener("online", () => load(), { once: true });
+      return;
+    }
+    setStatus(err.status === 404 ? t("daily.unavailable") : err.detail || t("error.generic"));
     return;
   }
   setStatus("");

@@ -96,10 +96,11 @@ export class Offline {
   /** Start the engine once the page is idle (its first visit downloads Pyodide; later ones find
    *  it in the service worker's cache). */
   startWhenIdle() {
-    if (!this.engine) return;
+    if (!this.engine || !("serviceWorker" in navigator)) return;
     const go = () => this.engine.start().catch(() => {});
     const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 0));
-    setTimeout(() => idle(go, { timeout: 2000 }), IDLE_START_MS);
+    // Once the service worker is there to keep it (without one, nothing would be there offline).
+    navigator.serviceWorker.ready.then(() => setTimeout(() => idle(go, { timeout: 2000 }), IDLE_START_MS));
   }
 
   /** Run `task` after the engine's calls before it; its result (a failure is logged, and null). */

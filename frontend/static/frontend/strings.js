@@ -22,6 +22,7 @@ addStrings({
   "archive.play.own": pgettext("archive.play.own", "Your arrangement of the deal, to play again as practice (not ranked)"),
   "daily.closes": pgettext("daily.closes", "Ranked until 00:00 UTC – {time} left"),
   "daily.unavailable": pgettext("daily.unavailable", "The daily deal is not available yet. Check back soon!"),
+  "daily.offline": pgettext("daily.offline", "You are offline. Today's deal needs the network: its face-down cards never leave the server, so it cannot be played offline. Practice games go on without it."),
   "daily.preparing": pgettext("daily.preparing", "Today's deal is being prepared. The page tries again by itself in a moment."),
   "daily.rank": pgettext("daily.rank", "Your rank: {rank} of {players}"),
   "daily.unranked": pgettext("daily.unranked", "You won! This attempt is not ranked."),
