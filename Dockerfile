@@ -1,4 +1,12 @@
 # The one image of the service: web (granian, deploy/web.sh), Celery worker and Celery beat differ only in command.
+
+# The pages' npm packages (Pyodide, Workbox), pinned by frontend/package-lock.json, copied to var/vendor
+# as `make install` does (frontend/vendor.mjs); only those files go into the image.
+FROM node:20-bookworm-slim AS vendor
+WORKDIR /app
+COPY frontend/package.json frontend/package-lock.json frontend/vendor.mjs frontend/
+RUN cd frontend && npm ci --no-audit --no-fund --loglevel=error && node vendor.mjs
+
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -10,6 +18,7 @@ RUN python -m venv /app/.venv \
  && /app/.venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt
 
 COPY . .
+COPY --from=vendor /app/var/vendor var/vendor
 # The solver's compiled searches (numba) are compiled here, into a cache every process reads.
 ENV NUMBA_CACHE_DIR=/app/var/numba
 # var/static belongs to yukon: docker-compose.yml's migrate collects into a volume made from it.
