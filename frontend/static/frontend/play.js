@@ -284,4 +284,9 @@ if (stored(HOWTO_KEY)) {
   });
 }
 
-load();
+// The installed app's shortcut "New game" (/?new=1): the game in progress first, then the dialog.
+// (start() names the game in the address, which drops the parameter.)
+const wantsNew = new URLSearchParams(location.search).get("new") === "1";
+load().then(() => {
+  if (wantsNew && table.state) openNew();
+});
