@@ -285,19 +285,20 @@ def main() -> None:
     for name, size in engine.items():
         print(f"  engine  {name:<20} {kib(size):>10}")
     print(f"  engine  {'total':<20} {kib(sum(engine.values())):>10}")
+    f = figures
     print(
-        f"first visit, as the page saw it: {kib(figures['first_visit_bytes'])} (engine ready {figures['engine_ready_s']} s after the start)"
+        f"first visit, as the page saw it: {kib(f['first_visit_bytes'])} (engine ready {f['engine_ready_s']} s after)"
     )
     print(
-        f"second visit: {kib(figures['second_visit_bytes'])} over the wire, "
-        f"{figures['second_visit_from_worker']} of {figures['second_visit_requests']} requests from the worker"
+        f"second visit: {kib(f['second_visit_bytes'])} over the wire, "
+        f"{f['second_visit_from_worker']} of {f['second_visit_requests']} requests from the worker"
     )
     print(
-        f"warm start (board rendered), with the worker: {figures['warm_start_ms']} ms; first visit without: {figures['cold_start_ms']} ms"
+        f"warm start (board rendered) with the worker: {f['warm_start_ms']} ms; first visit without: {f['cold_start_ms']} ms"
     )
-    print(f"a move online (release to card moving): {figures['online_move_ms']} ms")
+    print(f"a move online (release to card moving): {f['online_move_ms']} ms")
     print(
-        f"the first move after the network is cut: {figures['first_offline_move_ms']} ms; then median {figures['offline_move_ms_median']} ms"
+        f"the first move after the network is cut: {f['first_offline_move_ms']} ms; then {f['offline_move_ms_median']} ms"
     )
     key = f"offline_move_ms_median_cpu_{args.cpu:g}x"
     print(f"offline moves with the CPU {args.cpu:g}x slower: median {figures[key]} ms")
