@@ -293,13 +293,9 @@ def main() -> None:
         f"second visit: {kib(f['second_visit_bytes'])} over the wire, "
         f"{f['second_visit_from_worker']} of {f['second_visit_requests']} requests from the worker"
     )
-    print(
-        f"warm start (board rendered) with the worker: {f['warm_start_ms']} ms; first visit without: {f['cold_start_ms']} ms"
-    )
+    print(f"warm start (board drawn) with the worker: {f['warm_start_ms']} ms; first visit: {f['cold_start_ms']} ms")
     print(f"a move online (release to card moving): {f['online_move_ms']} ms")
-    print(
-        f"the first move after the network is cut: {f['first_offline_move_ms']} ms; then {f['offline_move_ms_median']} ms"
-    )
+    print(f"first move after the network is cut: {f['first_offline_move_ms']} ms; then {f['offline_move_ms_median']} ms")
     key = f"offline_move_ms_median_cpu_{args.cpu:g}x"
     print(f"offline moves with the CPU {args.cpu:g}x slower: median {figures[key]} ms")
     print(json.dumps(figures))
