@@ -295,7 +295,8 @@ def main() -> None:
     )
     print(f"warm start (board drawn) with the worker: {f['warm_start_ms']} ms; first visit: {f['cold_start_ms']} ms")
     print(f"a move online (release to card moving): {f['online_move_ms']} ms")
-    print(f"first move after the network is cut: {f['first_offline_move_ms']} ms; then {f['offline_move_ms_median']} ms")
+    cut, then = f["first_offline_move_ms"], f["offline_move_ms_median"]
+    print(f"first move after the network is cut: {cut} ms; then {then} ms")
     key = f"offline_move_ms_median_cpu_{args.cpu:g}x"
     print(f"offline moves with the CPU {args.cpu:g}x slower: median {figures[key]} ms")
     print(json.dumps(figures))
