@@ -34,6 +34,7 @@ STATE_KEYS = [
     "moves",
     "elapsed_ms",
     "paused",
+    "played_offline",
     "pausable",
     "winnable_deal",
     "undo_available",
