@@ -418,7 +418,7 @@ def _game_apply(
     fields += attempt.attempt_close(game, now=now)
     logs = [
         MoveLog(
-            game=game,
+            game_id=game.pk,  # (the id alone: setting ``game`` asks the database routers, per entry)
             seq=before + n,
             move="undo" if result.move is None else str(result.move),
             points=result.points,

@@ -195,6 +195,7 @@ def test_the_game_list_holds_only_ones_own_games_newest_first_and_is_paginated(a
         "moves",
         "elapsed_ms",
         "paused",
+        "played_offline",
         "created_at",
         "finished_at",
         "removal_at",
