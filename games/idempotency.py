@@ -108,15 +108,18 @@ def answer_once(request: Request, *, game_id: UUID | None, player: Player, requi
         answer.response = _replay(record, fingerprint=fingerprint)
         yield answer
         return
-    kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
+    kept = IdempotencyRecord(key=key, scope=player.scope, fingerprint=fingerprint)
+    if game_id is not None:
+        kept.game_id = game_id
     try:
         with transaction.atomic():
             yield answer
             if answer.response is None:
                 raise RuntimeError("the view set no answer")
-            kept.game_id = game_id or answer.game_id
-            if kept.game_id is None:
-                raise RuntimeError("the view named no game for its answer")
+            if game_id is None:
+                if answer.game_id is None:
+                    raise RuntimeError("the view named no game for its answer")
+                kept.game_id = answer.game_id
             _record_save(kept, status=answer.response.status_code, body=answer.response.data)
     except ApplicationError as error:
         if error.status not in KEPT_REFUSALS or game_id is None:

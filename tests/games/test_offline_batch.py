@@ -114,9 +114,11 @@ def test_a_forged_batch_is_refused_and_leaves_the_game_as_it_was(player, game):
 
     assert response.status_code == 422
     body = response.json()
-    assert (body["error"], body["index"], body["applied"], body["reason"]) == ("batch_refused", 0, 0, "not_next_on_foundation")
-    assert "1" in body["detail"] and body["detail"]
-    assert body["state"] == {**player.get(f"/api/v1/games/{game['id']}").json(), "elapsed_ms": body["state"]["elapsed_ms"]}
+    refusal = (body["error"], body["index"], body["applied"], body["reason"])
+    assert refusal == ("batch_refused", 0, 0, "not_next_on_foundation")
+    assert "1" in body["detail"]
+    as_it_is = player.get(f"/api/v1/games/{game['id']}").json()
+    assert body["state"] == {**as_it_is, "elapsed_ms": body["state"]["elapsed_ms"]}
     after = Game.objects.get(pk=game["id"])
     assert (after.version, after.moves, after.state, after.played_offline) == (before.version, 0, before.state, False)
     assert not MoveLog.objects.filter(game_id=game["id"]).exists()
@@ -299,9 +301,8 @@ def test_a_game_dealt_offline_is_made_once_whatever_the_retries(player, account)
 def test_a_game_dealt_offline_is_kept_up_to_its_last_legal_move(player, account):
     moves = [*line(moves=3), {"from": "t1", "card": "7H", "to": "f"}]
 
-    response = player.post(
-        "/api/v1/games/offline", {"code": CODE, "moves": moves, "elapsed_ms": 1}, format="json", HTTP_IDEMPOTENCY_KEY="g"
-    )
+    body = {"code": CODE, "moves": moves, "elapsed_ms": 1}
+    response = player.post("/api/v1/games/offline", body, format="json", HTTP_IDEMPOTENCY_KEY="g")
 
     body = response.json()
     assert response.status_code == 422 and (body["error"], body["index"], body["applied"]) == ("batch_refused", 3, 3)
