@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from games.competition import clock
 from games.engine import Game as EngineGame
+from games.engine import Move
 from games.models import DailyDeal, Game, MoveLog
 from stats.models import PersonalBest
 from tests import factories
@@ -422,3 +423,16 @@ def test_no_batch_body_makes_the_server_fail(player, game, body, offline):
     payload = response.json()
     if response.status_code >= 400:
         assert payload["error"] and payload["detail"]
+
+
+def test_a_long_batch_is_written_whole_as_the_engine_plays_it(player, game):
+    entries = line(moves=150)  # (more log entries than PostgreSQL's one statement takes: games.store)
+
+    state = player.post(batch_url(game["id"]), {"seq": 0, "moves": entries, "elapsed_ms": 1}, format="json").json()
+
+    engine = EngineGame.from_code(CODE)
+    for entry in entries:
+        engine.play(Move.from_json(entry))
+    assert state["moves"] == 150 and state["tableau"] == engine.view()["tableau"]
+    assert [entry[0] for entry in log_of(game["id"])] == list(range(1, 151))
+    assert Game.objects.get(pk=game["id"]).state == engine.to_state()
