@@ -223,6 +223,22 @@ class ErrorCode(StrEnum):
         503,
         pgettext_lazy("winnable_not_ready", "Winnable deals are being prepared. Please try again in a few seconds."),
     )
+    DAILY_ONLINE_ONLY = (
+        "daily_online_only",
+        422,
+        pgettext_lazy(
+            "daily_online_only",
+            "Today's deal plays only online: moves played without a connection cannot be sent for a daily game.",
+        ),
+    )
+    BATCH_REFUSED = (
+        "batch_refused",
+        422,
+        pgettext_lazy(
+            "batch_refused",
+            "Move {number} of those played offline was refused: {rule} The {applied} moves before it were kept.",
+        ),
+    )
     NO_HELP_FOR_DAILY = (
         "no_help_for_daily",
         422,
@@ -402,14 +418,18 @@ class ApplicationError(Exception):
         detail: str | Promise | None = None,
         *,
         headers: Mapping[str, str] | None = None,
+        extra: Mapping[str, Any] | None = None,
         **params: object,
     ) -> None:
         if not isinstance(code, ErrorCode):
             raise TypeError(f"an error code must be an ErrorCode member, not {code!r}")
+        if extra and not extra.keys().isdisjoint({"error", "detail"}):
+            raise ValueError("an error's extra fields come beside its code and text, never instead")
         self.code = code
         self.status = code.status
         self._detail = detail
         self.headers = dict(headers or {})
+        self.extra = dict(extra or {})
         self.params = params
         super().__init__(code.value)
 
@@ -425,8 +445,10 @@ class ApplicationError(Exception):
             return str(self._detail)
         return self.code.message(**self.params)
 
-    def payload(self) -> dict[str, str]:
-        return error_body(self.code, self.detail)
+    def payload(self) -> dict[str, Any]:
+        """The answer's body: the code and the text, and the few fields some codes carry beside them
+        (``batch_refused``: where the batch stopped and the game as kept; docs/api.md)."""
+        return {**error_body(self.code, self.detail), **self.extra}
 
     def __str__(self) -> str:
         return f"{self.status} {self.code.value}"

@@ -89,6 +89,8 @@ BODY_EXAMPLES: dict[str, Any] = {
     "GameStart": {"code": "YU1-C-AAAAAAB"},
     "MovePlay": {"from": "t7", "card": "TS", "to": "t2", "seq": 0},
     "Undo": {"seq": 1},
+    "GameBatch": {"seq": 0, "moves": [{"from": "t7", "card": "TS", "to": "t2"}, {"undo": True}], "elapsed_ms": 8000},
+    "GameOffline": {"code": "YU1-C-AAAAAAB", "moves": [{"from": "t7", "card": "TS", "to": "t2"}], "elapsed_ms": 8000},
     "PlayerSettings": {"double_click": True, "drop_hints": True, "interactive_rules": True, "auto_drop": False},
     "PatchedPlayerSettings": {"auto_drop": True},
     "TokenCreate": {"name": "my bot"},

@@ -185,7 +185,7 @@ class _GamesAdmin(ReadOnlyAdmin):
 @admin.register(Game)
 class GameAdmin(_GamesAdmin):
     list_display = ["id", "owner", "rule", "shown_code", "daily", "ranked", "status", "review", "time_ms", "moves"]
-    list_filter = ["review", "status", "rule", "ranked", "daily"]
+    list_filter = ["review", "status", "rule", "ranked", "played_offline", "daily"]
     search_fields = ["id", "owner__username"]
     # Never the code, the engine state (face-down cards) or a guest's session key.
     fields = (
@@ -201,6 +201,7 @@ class GameAdmin(_GamesAdmin):
         "created_at",
         "finished_at",
         "time_ms",
+        "played_offline",
         "version",
         "review",
         "review_reason",

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.api import ApiView
-from common.errors import BAD_STATUS, ApplicationError, ErrorCode, shown
+from common.errors import BAD_STATUS, ApplicationError, ErrorCode, explain, shown
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
 from common.throttles import limits
@@ -23,20 +23,26 @@ from games.engine import BadCode, GameCode, Rule
 
 from . import selectors, services
 from .competition.links import Origin
-from .idempotency import IDEMPOTENCY_PARAMETER, answer_once
+from .idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_REQUIRED, answer_once
 from .models import Game, StatusChoices
 from .players import Player
 from .presenters import game_state, game_summary, move_log_entry
 from .serializers import (
+    BatchRefusedSerializer,
     FinishSerializer,
+    GameBatchSerializer,
+    GameBatchStateSerializer,
     GameFinishedSerializer,
+    GameOfflineSerializer,
     GameStartSerializer,
     GameStateSerializer,
     GameSummarySerializer,
     MoveLogEntrySerializer,
     MovePlaySerializer,
     UndoSerializer,
+    batch_input,
     move_play_input,
+    offline_code_input,
     seq_input,
 )
 
@@ -253,3 +259,100 @@ class GameResumeApi(ApiView):
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.game_resume(game_id=game_id, player=player_of(request))
         return Response(state_of(game=game, now=timezone.now()))
+
+
+# -- played offline (docs/api.md, "Played offline") -----------------------------------------------
+
+
+def batch_answer(batch: services.BatchOutcome, *, status_ok: int = status.HTTP_200_OK) -> Response:
+    """The answer to a batch: the state with ``batch`` if every entry was played, else 422
+    ``batch_refused`` saying where it stopped, with the game's state as kept. An answer, not a
+    raised error: what was kept stays written (and a retry's key gets this answer again)."""
+    state = outcome_state(batch.outcome)
+    refused = batch.refused
+    if refused is None:
+        return Response({**state, "batch": {"applied": batch.applied}}, status=status_ok)
+    if refused.reason == ErrorCode.BAD_MOVE:
+        rule = ErrorCode.BAD_MOVE.message(reason=refused.text)
+    else:
+        rule = explain(refused.reason, relaxed=refused.relaxed)
+    extra = {"index": refused.index, "applied": batch.applied, "reason": refused.reason, "state": state}
+    error = ApplicationError(
+        ErrorCode.BATCH_REFUSED, number=refused.index + 1, rule=rule, applied=batch.applied, extra=extra
+    )
+    return Response(error.payload(), status=error.status)
+
+
+_BATCH_DESCRIPTION = (
+    "The entries are replayed in order, each as `POST games/{id}/moves` or `POST games/{id}/undo` makes it "
+    "(the engine decides; score, move log and undo as ever), all in one write. At the first entry refused, "
+    "the batch stops: the entries before it are kept and the answer is 422 `batch_refused` with `index` (the "
+    "entry refused, 0-based), `applied` (the entries kept), `reason` (as a move's refusal, or `bad_move`) and "
+    "`state` (the game as kept). Refused as a whole, nothing changed: a daily game (422 `daily_online_only`), a "
+    "won game (422 `game_over`). A paused game is resumed. The game is then `played_offline`: its clock is the "
+    "device's `elapsed_ms` (bounded), and its time is no best (docs/statistics.md)."
+)
+
+
+class GameBatchApi(ApiView):
+    rate_limits = {"POST": limits("moves", "moves_ip")}
+
+    @extend_schema(
+        operation_id="games_batch",
+        summary="Moves played offline, replayed by the server",
+        description=_BATCH_DESCRIPTION + " `seq` other than the game's move counter: 409 `stale`, nothing changed.",
+        request=GameBatchSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            200: GameBatchStateSerializer,
+            422: BatchRefusedSerializer,
+            **error_responses(400, 404, 409, 429),
+        },
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        fields, entries = batch_input(request.data, serializer_class=GameBatchSerializer)
+        player = player_of(request)
+        with answer_once(request, game_id=game_id, player=player) as answer:
+            if answer.response is None:  # no answer kept for the key: replay the batch
+                batch = services.game_batch(
+                    game_id=game_id,
+                    player=player,
+                    seq=fields["seq"],
+                    entries=entries,
+                    elapsed_ms=fields["elapsed_ms"],
+                )
+                answer.response = batch_answer(batch)
+        return answer.response
+
+
+class GameOfflineApi(ApiView):
+    rate_limits = {"POST": limits("game_start", "game_start_ip")}
+
+    @extend_schema(
+        operation_id="games_offline",
+        summary="A practice game dealt offline, with its moves",
+        description="The game of `code` is made for the caller (as `POST games` with a code), dealt `elapsed_ms` "
+        "before now (at most 7 days), and its moves replayed as by `POST games/{id}/batch`: 201 with the state and "
+        "`batch`, or 422 `batch_refused` with the game kept up to its last legal move. `Idempotency-Key` is "
+        "required (the device's name for the game): a retry makes no second game. A code of a daily deal whose "
+        "day is not over is 422 `daily_online_only`. " + _BATCH_DESCRIPTION,
+        request=GameOfflineSerializer,
+        parameters=[IDEMPOTENCY_REQUIRED],
+        responses={
+            201: GameBatchStateSerializer,
+            422: BatchRefusedSerializer,
+            **error_responses(400, 429),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        fields, entries = batch_input(request.data, serializer_class=GameOfflineSerializer)
+        code = offline_code_input(fields["code"])
+        player = player_of(request, start_session=True)
+        with answer_once(request, game_id=None, player=player, required=True) as answer:
+            if answer.response is None:  # no answer kept for the key: make the game
+                batch = services.game_offline(
+                    player=player, code=code, entries=entries, elapsed_ms=fields["elapsed_ms"]
+                )
+                answer.game_id = batch.outcome.game.id
+                answer.response = batch_answer(batch, status_ok=status.HTTP_201_CREATED)
+        return answer.response

@@ -39,6 +39,7 @@ FIELDS: Final = (
     "moves",
     "score",
     "time_ms",
+    "played_offline",
     "log",
 )
 
@@ -55,6 +56,7 @@ _COLUMNS: Final = (
     "moves",
     "score",
     "time_ms",
+    "played_offline",
 )
 
 
@@ -78,7 +80,7 @@ def _logs(codes: dict[Any, str]) -> dict[Any, list[str]]:
 def export_row(game: tuple[Any, ...], log: list[str], *, now: datetime) -> dict[str, Any]:
     """One exported game. ``log``: each accepted move as logged (``t3:7H>t5``, ``undo``), with
     the card it turned face up after a ``/`` (``t3:7H>t5/QS``)."""
-    game_id, code, rule, daily, ranked, status, created_at, finished_at, moves, score, time_ms = game
+    game_id, code, rule, daily, ranked, status, created_at, finished_at, moves, score, time_ms, offline = game
     return {
         "id": str(game_id),
         "code": "" if daily is not None and not clock.code_public(daily, now) else code,
@@ -91,6 +93,7 @@ def export_row(game: tuple[Any, ...], log: list[str], *, now: datetime) -> dict[
         "moves": moves,
         "score": score,
         "time_ms": time_ms,
+        "played_offline": offline,
         "log": log,
     }
 

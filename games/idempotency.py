@@ -9,6 +9,13 @@ not at all. Two requests with one key at the same moment (a retry that overtakes
 attempt, or the key sent to two games): the record's unique key lets one commit, and the other
 rolls its move back and answers as a retry. A refusal (409, 422) is kept too, so its retry is
 refused the same way; an answer about the request itself (400, 404, 429) is not.
+
+A request that makes its game (``POST games/offline``, where the key is required: the device's
+name for the game it dealt) passes no game: the view names the game it made (``answer.game_id``)
+before its answer is kept, and a refusal raised before any game was made is not kept (it keeps
+nothing, and its retry is refused again the same way). An answer the view sets, whatever its
+status (201, or 422 ``batch_refused`` of a batch kept up to its last legal move), is given again
+as it was.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from . import selectors, store
 from .models import IdempotencyRecord
 from .players import Player
 
-__all__ = ["IDEMPOTENCY_PARAMETER", "Answer", "answer_once"]
+__all__ = ["IDEMPOTENCY_PARAMETER", "IDEMPOTENCY_REQUIRED", "Answer", "answer_once"]
 
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 #: The statuses of the refusals that are kept for their key, as an accepted answer is.
@@ -50,6 +57,18 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
 )
 
+#: The key of a request that makes its game (``POST games/offline``): required, the device's name for it.
+IDEMPOTENCY_REQUIRED = OpenApiParameter(
+    name="Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    pattern=_KEY.pattern,
+    description="Required: any 1–255 visible ASCII characters, the device's name for the game (else 400 "
+    "`bad_idempotency_key`). A retry with the same key returns the first answer and makes no second game; "
+    "the same key with a different request is 422 `idempotency_conflict`.",
+)
+
 
 @dataclass(slots=True)
 class Answer:
@@ -57,20 +76,26 @@ class Answer:
     before the view's change, which then does nothing), else the one the view sets."""
 
     response: Response | None = None
+    #: The game the view made, for a request that makes one (``answer_once(game_id=None)``).
+    game_id: UUID | None = None
 
 
 @contextmanager
-def answer_once(request: Request, *, game_id: UUID, player: Player) -> Iterator[Answer]:
+def answer_once(request: Request, *, game_id: UUID | None, player: Player, required: bool = False) -> Iterator[Answer]:
     """Hold a view's change to ``player``'s game ``game_id``, made only if ``answer.response`` is
     not set on entry (a retry's kept answer), and keep the answer it sets for the request's key.
 
     Entered once the view has read the request's body (a malformed body is refused first,
     whatever its key). The same key with another request is 422 ``idempotency_conflict``, but a
-    game that is not the player's is 404 first, as without a key.
+    game that is not the player's is 404 first, as without a key. ``game_id`` None: the view makes
+    the game (and names it in ``answer.game_id``). ``required``: a request without a key is 400
+    ``bad_idempotency_key``.
     """
     key = request.headers.get("Idempotency-Key")
     answer = Answer()
     if key is None:
+        if required:
+            raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
         yield answer
         return
     if not _KEY.fullmatch(key):
@@ -78,20 +103,26 @@ def answer_once(request: Request, *, game_id: UUID, player: Player) -> Iterator[
     fingerprint = _fingerprint(request)
     record = store.answer_read(scope=player.scope, key=key)
     if record is not None:
-        if record.fingerprint != fingerprint:
+        if record.fingerprint != fingerprint and game_id is not None:
             selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
         answer.response = _replay(record, fingerprint=fingerprint)
         yield answer
         return
-    kept = IdempotencyRecord(key=key, scope=player.scope, game_id=game_id, fingerprint=fingerprint)
+    kept = IdempotencyRecord(key=key, scope=player.scope, fingerprint=fingerprint)
+    if game_id is not None:
+        kept.game_id = game_id
     try:
         with transaction.atomic():
             yield answer
             if answer.response is None:
                 raise RuntimeError("the view set no answer")
+            if game_id is None:
+                if answer.game_id is None:
+                    raise RuntimeError("the view named no game for its answer")
+                kept.game_id = answer.game_id
             _record_save(kept, status=answer.response.status_code, body=answer.response.data)
     except ApplicationError as error:
-        if error.status not in KEPT_REFUSALS:
+        if error.status not in KEPT_REFUSALS or game_id is None:
             raise
         try:
             with transaction.atomic():
@@ -118,13 +149,14 @@ def _record_save(record: IdempotencyRecord, *, status: int, body: Any) -> None:
 
 
 def _replay(record: IdempotencyRecord, *, fingerprint: str) -> Response:
-    """The kept answer (a refusal raised again), marked ``Idempotent-Replayed``."""
+    """The kept answer (a refusal raised again, with the fields it carries), marked ``Idempotent-Replayed``."""
     if record.fingerprint != fingerprint:
         raise ApplicationError(ErrorCode.IDEMPOTENCY_CONFLICT)
-    if record.response_status != 200:
-        body = record.response_body
-        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"])
-    return Response(record.response_body, headers={"Idempotent-Replayed": "true"})
+    body = record.response_body
+    if record.response_status >= 400:
+        extra = {name: value for name, value in body.items() if name not in ("error", "detail")}
+        raise ApplicationError(ErrorCode.of(body["error"]), detail=body["detail"], extra=extra)
+    return Response(body, status=record.response_status, headers={"Idempotent-Replayed": "true"})
 
 
 def _replay_stored(*, player: Player, key: str, fingerprint: str, error: Exception) -> Response:

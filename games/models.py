@@ -112,6 +112,10 @@ class Game(models.Model):
     )
     # Dealt from the pool of deals the solver certified winnable (the new game's "winnable deals only").
     winnable_deal = models.BooleanField(default=False, db_default=False)
+    # Moves of it were played on the device without the network and sent as a batch
+    # (games.services.game_batch): the server replayed them, but its clock was the device's, so
+    # its time is no best (docs/statistics.md, "Played offline").
+    played_offline = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["-created_at"]

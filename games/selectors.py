@@ -100,6 +100,12 @@ def deal_seen_before(prefix: str = "") -> Exists:
     return Exists(earlier)
 
 
+#: Which won games count for the bests, of games annotated ``seen=deal_seen_before()``: a deal its
+#: player had not seen before, played online (docs/statistics.md: a game played offline had the
+#: device's clock, so its time, and with it its moves, is no best).
+BESTS_COUNT = Q(seen=False, played_offline=False)
+
+
 def win_records(*, game: Game) -> dict[str, Any] | None:
     """What a won game was for its player (the win dialog, docs/statistics.md): a new best time,
     fewer moves than ever, the first win of its rule, against the player's games of that rule won
@@ -116,8 +122,11 @@ def win_records(*, game: Game) -> dict[str, Any] | None:
         owner = Q(owner__isnull=True, guest_session_key=game.guest_session_key)
     else:
         return None
-    fresh = not Game.objects.filter(owner, code=game.code, created_at__lt=game.created_at, moves__gt=0).exists()
-    new = Q(seen=False)  # the bests count only wins of deals not seen before
+    # A game played offline counts for no best (its clock was the device's: docs/statistics.md).
+    fresh = not game.played_offline and not (
+        Game.objects.filter(owner, code=game.code, created_at__lt=game.created_at, moves__gt=0).exists()
+    )
+    new = BESTS_COUNT  # the bests count only wins of deals not seen before, played online
     before = (
         Game.objects.filter(owner, rule=game.rule, status=StatusChoices.WON, finished_at__lt=game.finished_at)
         .exclude(pk=game.pk)

@@ -8,12 +8,13 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import StrictBooleanField
-from games.engine import CARD_PATTERN, SOURCE_PATTERN, TARGET_PATTERN, BadMove, Move
+from games.engine import CARD_PATTERN, SOURCE_PATTERN, TARGET_PATTERN, BadCode, BadMove, GameCode, Move
 
 from .competition.attempt import AttemptState
 from .models import ReviewChoices, RuleChoices, StatusChoices
+from .services import BATCH_MAX, BatchEntry
 
 MAX_SEQ = 2**31 - 1
 
@@ -177,6 +178,91 @@ class _GameStartSchema(OpenApiSerializerExtension):
         }
 
 
+class _StrictIntegerField(serializers.IntegerField):
+    """A JSON whole number, nothing else (DRF's own takes "12" and 12.0 too, which the schema's
+    ``type: integer`` does not)."""
+
+    def to_internal_value(self, data: object) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+#: The most milliseconds a device's clock may say (JavaScript's largest exact whole number).
+ELAPSED_MAX = 2**53 - 1
+
+
+def _moves_field(*, min_length: int) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.DictField(),
+        min_length=min_length,
+        max_length=BATCH_MAX,
+        help_text=f"The moves and undos played offline, in order ({min_length} to 1,000): each a move's body as "
+        '`POST games/{id}/moves` takes it (no `seq`), or `{"undo": true}`.',
+    )
+
+
+class _BatchFieldsSerializer(serializers.Serializer):
+    """What both batch routes take: the entries played offline (``moves``) and the device's clock."""
+
+    elapsed_ms = _StrictIntegerField(
+        min_value=0,
+        max_value=ELAPSED_MAX,
+        help_text="The game's clock on the device after the last entry. The server keeps it, bounded: never "
+        "less than its own clock of the game, never more than the time since the game was dealt.",
+    )
+
+
+class GameBatchSerializer(_BatchFieldsSerializer):
+    """Moves played offline in an existing game, to be replayed by the server (docs/api.md, "Played offline")."""
+
+    moves = _moves_field(min_length=1)
+    seq = _StrictIntegerField(
+        min_value=0,
+        max_value=MAX_SEQ,
+        help_text="The game's move counter (`moves`) the batch starts from; if the game is elsewhere, 409 "
+        "`stale` and nothing changes.",
+    )
+
+
+class GameOfflineSerializer(_BatchFieldsSerializer):
+    """A practice game dealt on the device while offline, with its moves (docs/api.md, "Played offline")."""
+
+    code = GameCodeField(max_length=CODE_MAX_LENGTH, help_text="The game code the device dealt, e.g. `YU1-C-AAAAAAB`.")
+    moves = _moves_field(min_length=0)  # a game dealt offline may come without a move
+
+
+def _batch_schema(auto_schema: Any, target: Any, direction: Any) -> dict[str, Any]:
+    """A batch's body: its entries each a move (as a move's body, without ``seq``) or an undo."""
+    schema = auto_schema._map_serializer(target, direction, bypass_extensions=True)
+    move = auto_schema._map_serializer(MoveSerializer(), direction, bypass_extensions=True)
+    move = {**move, "additionalProperties": False}
+    move.pop("description", None)
+    undo = {
+        "type": "object",
+        "properties": {"undo": {"type": "boolean", "enum": [True], "description": "Take back the last move."}},
+        "required": ["undo"],
+        "additionalProperties": False,
+    }
+    moves = schema["properties"]["moves"]
+    schema["properties"]["moves"] = {**moves, "items": {"oneOf": [move, undo]}}
+    return schema
+
+
+class _GameBatchSchema(OpenApiSerializerExtension):
+    target_class = GameBatchSerializer
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return _batch_schema(auto_schema, self.target, direction)
+
+
+class _GameOfflineSchema(OpenApiSerializerExtension):
+    target_class = GameOfflineSerializer
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return _batch_schema(auto_schema, self.target, direction)
+
+
 class FoundationsSerializer(serializers.Serializer):
     S = serializers.CharField(allow_null=True, help_text="Top card of the spades foundation, or null.")
     H = serializers.CharField(allow_null=True)
@@ -224,7 +310,8 @@ class WinSerializer(serializers.Serializer):
     first_of_rule = serializers.BooleanField(help_text="The player's first won game of this rule.")
     counts_for_bests = serializers.BooleanField(
         help_text="Whether this win counts for the bests: false for a deal the player had played before "
-        "(a practice game of a daily deal after its attempt, a replay of a code played), whose cards it knew."
+        "(a practice game of a daily deal after its attempt, a replay of a code played), whose cards it knew, "
+        "and for a game played offline (`played_offline`: its clock was the device's)."
     )
     best_time = serializers.BooleanField(
         help_text="Faster than every earlier win of this rule of a deal not seen before (a new best time)."
@@ -301,6 +388,10 @@ class GameStateSerializer(serializers.Serializer):
         help_text="The clock is stopped (`POST games/{id}/pause`): moves, undos and help are refused with 409 "
         "`game_paused` until `POST games/{id}/resume`."
     )
+    played_offline = serializers.BooleanField(
+        help_text="Moves of it were played without a connection and replayed by the server (`POST "
+        "games/{id}/batch`, `POST games/offline`): its clock was the device's, so its time is no best."
+    )
     pausable = serializers.BooleanField(
         help_text="The game's clock may be paused: a practice game in play. Never a ranked attempt that still "
         "counts (its clock never stops), nor a won game."
@@ -322,6 +413,36 @@ class GameStateSerializer(serializers.Serializer):
         "(every daily deal is certified winnable). Null otherwise.",
     )
     win = WinSerializer(allow_null=True, help_text="For a won game: what the win was for its player. Null otherwise.")
+
+
+class BatchAppliedSerializer(serializers.Serializer):
+    applied = serializers.IntegerField(min_value=0, help_text="How many entries of the batch were played: all of them.")
+
+
+class GameBatchStateSerializer(GameStateSerializer):
+    """The state of a game after a batch played offline, every entry of it accepted."""
+
+    batch = BatchAppliedSerializer()
+
+
+class BatchRefusedSerializer(serializers.Serializer):
+    """A 422 of a batch: an error (`error`, `detail`), and for `batch_refused` where it stopped and
+    the game as kept (the entries before the refused one are played)."""
+
+    error = serializers.CharField(help_text="`batch_refused`, or another refusal (nothing changed, no more fields).")
+    detail = serializers.CharField(help_text="What went wrong, in the request's language.")
+    index = serializers.IntegerField(
+        min_value=0, required=False, help_text="`batch_refused`: the entry refused (0-based)."
+    )
+    applied = serializers.IntegerField(
+        min_value=0, required=False, help_text="`batch_refused`: how many entries before it were kept (= `index`)."
+    )
+    reason = serializers.CharField(
+        required=False,
+        help_text="`batch_refused`: why, as a move's refusal says it (`does_not_fit`, `nothing_to_undo`, ...), or "
+        "`bad_move` for an entry that is no move.",
+    )
+    state = GameStateSerializer(required=False, help_text="`batch_refused`: the game as kept.")
 
 
 class GameFinishedSerializer(GameStateSerializer):
@@ -352,6 +473,7 @@ class GameSummarySerializer(serializers.Serializer):
     moves = serializers.IntegerField(min_value=0)
     elapsed_ms = serializers.IntegerField(min_value=0, help_text="The time played (see the game state).")
     paused = serializers.BooleanField(help_text="The game's clock is paused.")
+    played_offline = serializers.BooleanField(help_text="Moves of it were played offline (see the game state).")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     removal_at = serializers.DateTimeField(
@@ -418,3 +540,52 @@ def seq_input(data: Any) -> int | None:
     serializer = UndoSerializer(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data.get("seq")
+
+
+# -- a batch played offline ---------------------------------------------------------------------
+
+
+def batch_input(
+    data: Any, *, serializer_class: type[_BatchFieldsSerializer]
+) -> tuple[dict[str, Any], list[BatchEntry]]:
+    """A batch's fields and its entries: DRF's ``ValidationError`` (400 ``bad_request``) for a body of
+    the wrong shape (an entry that is no JSON object among them). Each entry is read as the move
+    route reads a move (:func:`move_play_input`) or is an undo, ``{"undo": true}``; an entry that is
+    neither is kept as the engine's ``BadMove``, for the batch to stop at (``bad_move``), so that
+    the entries before it are played."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    fields = dict(serializer.validated_data)
+    return fields, [_batch_entry(entry) for entry in fields.pop("moves")]
+
+
+def _batch_entry(entry: dict[str, Any]) -> BatchEntry:
+    if "undo" in entry:
+        if entry.keys() == {"undo"} and entry["undo"] is True:
+            return None
+        return BadMove('an undo is {"undo": true} and nothing else')
+    if "seq" in entry:
+        return BadMove("a batch's entry carries no 'seq' (the batch's own says where it starts)")
+    try:
+        move, _ = move_play_input(entry)
+    except ApplicationError as error:
+        return BadMove(str(error.params.get("reason", error.detail)))
+    except serializers.ValidationError as error:
+        return BadMove(_validation_text(error.detail))
+    return move
+
+
+def _validation_text(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{name}: {_validation_text(value)}" for name, value in detail.items())
+    if isinstance(detail, list):
+        return ", ".join(_validation_text(value) for value in detail)
+    return str(detail)
+
+
+def offline_code_input(text: str) -> GameCode:
+    """The game code of a game dealt offline; 400 ``bad_code`` if it is none."""
+    try:
+        return GameCode.parse(text)
+    except BadCode:
+        raise ApplicationError(ErrorCode.BAD_CODE, text=shown(text, 80)) from None

@@ -4,26 +4,28 @@ A move or undo reads the game, lets the engine check and make the change, and wr
 row and its move log entry at once, only if no other request changed the game in between (see
 :mod:`games.store`, the one place that writes a move: a version check, one statement on
 PostgreSQL); otherwise it reads again. It returns what happened and renders nothing (a retry's
-``Idempotency-Key`` is the API's: :mod:`games.idempotency`).
+``Idempotency-Key`` is the API's: :mod:`games.idempotency`). A batch of moves played offline
+(:func:`game_batch`) takes the same path: its moves and undos one after the other on the one
+engine, written in one go, as far as the rules accept them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from common import metrics
 from common.errors import ApplicationError, ErrorCode
+from games.engine import BadMove, GameCode, IllegalMove, Move, MoveResult, Rule
 from games.engine import Game as EngineGame
-from games.engine import GameCode, IllegalMove, Move, MoveResult, Rule
 
 from . import history, selectors, store, winnable
 from .competition import attempt, clock, links
@@ -45,6 +47,40 @@ class MoveOutcome:
     engine: EngineGame
     solution_length: int | None
     played: tuple[Move, ...] = ()
+    #: How many moves and undos were made (a refused batch's first entry: none).
+    changes: int = 0
+
+
+#: One entry of a batch played offline: a move, an undo (None), or what the engine could not read
+#: as a move (refused where it comes, as a rule refuses a move: reason ``bad_move``).
+BatchEntry = Move | None | BadMove
+
+#: The most entries a batch holds (docs/api.md, "Played offline").
+BATCH_MAX = 1000
+#: The longest time a game dealt offline may claim to have been played before it reached the server.
+OFFLINE_ELAPSED_MAX = timedelta(days=7)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRefusal:
+    """Where a batch stopped: the entry refused (0-based), and why: a reason of the rules
+    (``games.engine.REASONS``, ``relaxed`` as :class:`IllegalMove`'s), or ``bad_move`` with the
+    engine's words (``text``)."""
+
+    index: int
+    reason: str
+    relaxed: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOutcome:
+    """A batch replayed: the game as written (``outcome``), how many entries it kept, and the
+    entry refused if one was (the entries after it were not looked at)."""
+
+    outcome: MoveOutcome
+    applied: int
+    refused: BatchRefusal | None
 
 
 def game_start(
@@ -147,6 +183,69 @@ def game_finish(*, game_id: UUID, player: Player, seq: int | None = None) -> Mov
     return _game_change(game_id=game_id, player=player, seq=seq, change=_finish, finish=True)
 
 
+def game_batch(
+    *, game_id: UUID, player: Player, seq: int, entries: Sequence[BatchEntry], elapsed_ms: int
+) -> BatchOutcome:
+    """Replay the moves and undos a player made offline (docs/api.md, "Played offline"), in order,
+    each as :func:`game_play` or :func:`game_undo` makes it (the same engine, log, score, undo and
+    win), all written at once; ``stale`` (409) if ``seq`` is not the move counter.
+
+    At the first entry the rules refuse, the batch stops: the entries before it are kept (nothing
+    the player did legally is lost) and the refusal is returned. Refused as a whole, nothing
+    changed: a daily game (``daily_online_only``: today's deal never leaves the server), a won game
+    (``game_over``). A paused game is resumed (the device's clock ran). A game that kept an entry
+    is ``played_offline``, and its clock is the device's ``elapsed_ms``, bounded (:func:`_offline_clock`).
+    """
+    stop: list[BatchRefusal] = []
+
+    def replay(game: Game, engine: EngineGame) -> list[MoveResult]:
+        if game.daily is not None:
+            raise ApplicationError(ErrorCode.DAILY_ONLINE_ONLY)
+        if game.status == StatusChoices.WON:
+            raise ApplicationError(ErrorCode.GAME_OVER)
+        stop.clear()  # (run again when another request changed the game meanwhile)
+        results: list[MoveResult] = []
+        for index, entry in enumerate(entries):
+            try:
+                if isinstance(entry, BadMove):
+                    stop.append(BatchRefusal(index=index, reason=ErrorCode.BAD_MOVE.value, text=str(entry)))
+                    break
+                results.append(_undo(game, engine) if entry is None else engine.play(entry))
+            except IllegalMove as exc:
+                stop.append(BatchRefusal(index=index, reason=exc.reason, relaxed=exc.relaxed))
+                break
+        return results
+
+    outcome = _game_change(game_id=game_id, player=player, seq=seq, change=replay, offline_ms=elapsed_ms)
+    return BatchOutcome(outcome=outcome, applied=outcome.changes, refused=stop[0] if stop else None)
+
+
+def game_offline(
+    *, player: Player, code: GameCode, entries: Sequence[BatchEntry], elapsed_ms: int, now: datetime | None = None
+) -> BatchOutcome:
+    """A practice game dealt on the device while it was offline, with its moves (docs/api.md,
+    "Played offline"): the game of ``code`` is made for ``player``, dealt ``elapsed_ms`` ago (at
+    most :data:`OFFLINE_ELAPSED_MAX`), and the batch replayed on it as :func:`game_batch` does, in
+    one transaction: a refusal keeps the game up to its last legal move. A code of a daily deal
+    whose day has not ended (or of a spare, a day's deal to come) is ``daily_online_only``: its
+    cards are the server's secret, never a device's."""
+    now = now or timezone.now()
+    if _daily_code_secret(code=code, now=now):
+        raise ApplicationError(ErrorCode.DAILY_ONLINE_ONLY)
+    elapsed = min(max(0, elapsed_ms), int(OFFLINE_ELAPSED_MAX.total_seconds() * 1000))
+    with transaction.atomic():
+        game = game_start(player=player, code=code, now=now - timedelta(milliseconds=elapsed))
+        return game_batch(game_id=game.id, player=player, seq=0, entries=entries, elapsed_ms=elapsed)
+
+
+def _daily_code_secret(*, code: GameCode, now: datetime) -> bool:
+    """Whether ``code`` is a daily deal's whose day is today or to come (a spare's too). The deals'
+    table holds a row a day: a short scan. (A day's arrangements, each account's own deal, are
+    never known to a device: nobody gets them before their day is over, so they are not looked for.)"""
+    secret = Q(date__gte=clock.today(now)) | Q(date__isnull=True)
+    return DailyDeal.objects.filter(secret, code=str(code)).exists()
+
+
 def game_pause(*, game_id: UUID, player: Player, now: datetime | None = None) -> Game:
     """Stop a practice game's clock (docs/scoring.md, "Time"): from now on moves, undos and help
     are refused (``game_paused``) until :func:`game_resume`. Idempotent: a paused game stays as it
@@ -239,11 +338,18 @@ Change = Callable[[Game, EngineGame], Sequence[MoveResult]]
 
 
 def _game_change(
-    *, game_id: UUID, player: Player, seq: int | None, change: Change, finish: bool = False
+    *,
+    game_id: UUID,
+    player: Player,
+    seq: int | None,
+    change: Change,
+    finish: bool = False,
+    offline_ms: int | None = None,
 ) -> MoveOutcome:
     """Read the game, let the engine change it, and write it back only if no other request changed
     it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
-    gets 409 ``stale``)."""
+    gets 409 ``stale``). ``offline_ms``: the change is a batch played offline, with the device's
+    clock (:func:`game_batch`); a batch that changed nothing writes nothing."""
     for _ in range(CHANGE_ATTEMPTS):
         game = store.game_read(game_id=game_id, player=player)
         if game is None:
@@ -251,9 +357,14 @@ def _game_change(
         seen, read_version = game.moves, game.version
         now = timezone.now()
         try:
-            engine, logs, fields, results = _game_apply(game=game, seq=seq, change=change, now=now, finish=finish)
+            engine, logs, fields, results = _game_apply(
+                game=game, seq=seq, change=change, now=now, finish=finish, offline_ms=offline_ms
+            )
         except _HistoryMoved:
             continue
+        if not logs:  # a batch refused at its first entry: the game as it was
+            length = selectors.daily_solution_length(game=game, now=now)
+            return MoveOutcome(game=game, at=now, engine=engine, solution_length=length)
         if store.game_change_save(game=game, read_version=read_version, fields=fields, logs=logs):
             for log in logs:
                 metrics.move_played(rule=game.rule, undo=log.move == "undo", won=engine.is_won and log is logs[-1])
@@ -261,7 +372,9 @@ def _game_change(
                 _game_won_effects(game)
             length = selectors.daily_solution_length(game=game, now=now)
             played = tuple(result.move for result in results if result.move is not None)
-            return MoveOutcome(game=game, at=now, engine=engine, solution_length=length, played=played)
+            return MoveOutcome(
+                game=game, at=now, engine=engine, solution_length=length, played=played, changes=len(results)
+            )
     # Other requests kept changing the game each time (not seen outside of a stress test).
     raise ApplicationError(ErrorCode.STALE, moves=seen, seq=seen if seq is None else seq)
 
@@ -270,14 +383,21 @@ CHANGE_ATTEMPTS = 8
 
 
 def _game_apply(
-    *, game: Game, seq: int | None, change: Change, now: datetime, finish: bool = False
+    *,
+    game: Game,
+    seq: int | None,
+    change: Change,
+    now: datetime,
+    finish: bool = False,
+    offline_ms: int | None = None,
 ) -> tuple[EngineGame, list[MoveLog], list[str], Sequence[MoveResult]]:
     """Change ``game`` (in memory) by the engine; returns the engine, the new log entries, the
-    fields this change set (only those are written) and what each move did. A ``finish`` marks
-    where its moves begin (``Game.finish_from``)."""
+    fields this change set (only those are written) and what each move did (nothing, when the
+    change made no move). A ``finish`` marks where its moves begin (``Game.finish_from``); a batch
+    played offline (``offline_ms``: the device's clock) resumes a paused game and sets its clock."""
     if seq is not None and seq != game.moves:
         raise ApplicationError(ErrorCode.STALE, moves=game.moves, seq=seq)
-    if game.paused_at is not None:  # (read with the game: no query of its own)
+    if game.paused_at is not None and offline_ms is None:  # (read with the game: no query of its own)
         raise ApplicationError(ErrorCode.GAME_PAUSED)
     engine = EngineGame.from_state(game.state)
     if engine.top < 0 and engine.undo_available:
@@ -290,13 +410,15 @@ def _game_apply(
         results = change(game, engine)
     except IllegalMove as exc:
         raise ApplicationError.refusal(exc.reason, relaxed=exc.relaxed) from None
+    if not results:
+        return engine, [], [], results
     fields = ["state", "score", "moves", "version"]
     # The day closed before this move (the midnight task may not have come yet): from now on the
     # game is practice, whatever this move does.
     fields += attempt.attempt_close(game, now=now)
     logs = [
         MoveLog(
-            game=game,
+            game_id=game.pk,  # (the id alone: setting ``game`` asks the database routers, per entry)
             seq=before + n,
             move="undo" if result.move is None else str(result.move),
             points=result.points,
@@ -318,6 +440,8 @@ def _game_apply(
         fields.append("finish_from")
     else:
         fields += attempt.attempt_pace(game, now=now)
+    if offline_ms is not None:
+        fields += _offline_clock(game, now=now, elapsed_ms=offline_ms)
     if engine.is_won:
         game.status = StatusChoices.WON
         game.finished_at = now
@@ -325,6 +449,17 @@ def _game_apply(
         fields += ["status", "finished_at", "time_ms"]
         fields += attempt.attempt_win(game, now=now)  # pending: reviewed by the task before it counts
     return engine, logs, fields, results
+
+
+def _offline_clock(game: Game, *, now: datetime, elapsed_ms: int) -> list[str]:
+    """Mark ``game`` played offline and set its clock to the device's ``elapsed_ms``, bounded: never
+    less than the server's clock of it now (a device cannot take time back), never more than the
+    time since it was dealt (nor claim more than that). What is not played of that time is its
+    ``paused_ms``; a paused game runs again. Returns the fields set."""
+    since_deal = max(0, int((now - game.created_at).total_seconds() * 1000))
+    elapsed = min(max(elapsed_ms, game.elapsed_ms(now)), since_deal)
+    game.paused_at, game.paused_ms, game.played_offline = None, since_deal - elapsed, True
+    return ["paused_at", "paused_ms", "played_offline"]
 
 
 class _HistoryMoved(Exception):

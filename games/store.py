@@ -13,7 +13,10 @@ return ordinary model instances:
   read (optimistic concurrency): the game's row and its move log entry, the only rows a move
   writes (a finish writes an entry for each of its moves). On PostgreSQL that is one statement
   (the row update and the inserts joined by ``WITH``), so it is atomic without a transaction of
-  its own and costs one round trip; SQLite gets the same statements in a transaction.
+  its own and costs one round trip; SQLite gets the same statements in a transaction, and so does
+  a batch played offline of more than :data:`ONE_STATEMENT_MAX` entries on PostgreSQL (its inserts
+  sent together, ``executemany``): a statement of its own for each count of entries up to 1,000
+  would be kept, prepared, in every process.
 * :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
   ``Idempotency-Key`` (:mod:`games.idempotency`, which holds the move and its answer in one
   transaction).
@@ -41,6 +44,9 @@ from .players import Player
 __all__ = ["answer_read", "answer_save", "game_change_save", "game_read"]
 
 _GAME_FIELDS: tuple[Field[Any, Any], ...] = tuple(Game._meta.concrete_fields)
+#: The most log entries written in the one statement on PostgreSQL: a move's one, a finish's up to
+#: 52, a short batch's. A longer batch's go in a transaction (:func:`game_change_save`).
+ONE_STATEMENT_MAX = 64
 
 
 def game_read(*, game_id: UUID, player: Player) -> Game | None:
@@ -63,7 +69,7 @@ def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], lo
     returns whether it was."""
     if not logs:
         raise ValueError("a change writes at least one log entry")
-    postgres = connection.vendor == "postgresql"
+    postgres = connection.vendor == "postgresql" and len(logs) <= ONE_STATEMENT_MAX
     game_fields = [Game._meta.get_field(name) for name in fields if name != "version"]
     # On PostgreSQL the insert takes the game's id from the updated row (no parameter of its own).
     log_fields = _insert_fields(MoveLog, with_game=not postgres)
@@ -79,8 +85,10 @@ def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], lo
         cursor.execute(update, [*update_params, *where_params])
         if cursor.rowcount != 1:
             return False
-        for entry in log_params:
-            cursor.execute(_insert_sql(MoveLog), entry)
+        if len(log_params) == 1:
+            cursor.execute(_insert_sql(MoveLog), log_params[0])
+        else:
+            cursor.executemany(_insert_sql(MoveLog), log_params)
         return True
 
 

@@ -5,9 +5,11 @@ from . import api, assist_api, export_api, replay_api
 urlpatterns = [
     path("games", api.GameListCreateApi.as_view(), name="games"),
     path("games/export", export_api.GameExportApi.as_view(), name="games-export"),
+    path("games/offline", api.GameOfflineApi.as_view(), name="games-offline"),
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/undo", api.GameUndoApi.as_view(), name="game-undo"),
+    path("games/<uuid:game_id>/batch", api.GameBatchApi.as_view(), name="game-batch"),
     path("games/<uuid:game_id>/finish", api.GameFinishApi.as_view(), name="game-finish"),
     path("games/<uuid:game_id>/pause", api.GamePauseApi.as_view(), name="game-pause"),
     path("games/<uuid:game_id>/resume", api.GameResumeApi.as_view(), name="game-resume"),

@@ -27,7 +27,7 @@ from games.engine.game import CLEAN_WIN_SCORE
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices, played_ms
 from games.players import Player
 from games.replay import PUBLIC_TOP
-from games.selectors import counted_ranked_wins, deal_seen_before
+from games.selectors import BESTS_COUNT, counted_ranked_wins, deal_seen_before
 
 from .established import days_to_wait
 from .models import DailyBucket, DailyResult, PersonalBest
@@ -258,8 +258,8 @@ def player_stats(*, player: Player, now: datetime | None = None, history: int = 
     if user is None:  # a guest's bests: of the deals it had not seen before (docs/statistics.md)
         games = games.annotate(seen=deal_seen_before())
         figures_of |= {
-            "best_time_ms": Min("time_ms", filter=won & Q(seen=False)),
-            "fewest_moves": Min("moves", filter=won & Q(seen=False)),
+            "best_time_ms": Min("time_ms", filter=won & BESTS_COUNT),
+            "fewest_moves": Min("moves", filter=won & BESTS_COUNT),
             "clean_wins": Count("pk", filter=won & Q(score=CLEAN_WIN_SCORE)),
         }
     rows: Iterable[Mapping[str, Any]] = games.values("rule").annotate(**figures_of).order_by()

@@ -58,12 +58,14 @@ def personal_best_record(*, game_id: UUID | str) -> None:
     game: Mapping[str, Any] | None = (
         Game.objects.filter(pk=game_id, status=StatusChoices.WON, owner__isnull=False, time_ms__isnull=False)
         .annotate(seen=deal_seen_before())
-        .values("owner_id", "rule", "time_ms", "moves", "seen")
+        .values("owner_id", "rule", "time_ms", "moves", "seen", "played_offline")
         .first()
     )
     if game is None:  # not won, a guest's, or gone: nothing to record
         return
-    if game["seen"]:  # a deal its player had played before: no best (docs/statistics.md, "Bests")
+    if game["seen"] or game["played_offline"]:
+        # a deal its player had played before, or a game played offline (the device's clock): no
+        # best (docs/statistics.md, "Bests"), but a clean win counts
         _clean_wins_recount(user_id=game["owner_id"], rule=game["rule"])
         return
     user_id, rule = game["owner_id"], game["rule"]
