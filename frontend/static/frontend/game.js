@@ -231,7 +231,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state) return;
-      if (this.offline.active) return this.playHere(move, state, { dragged });
+      if (this.offline.active || this.knownOffline(state)) return this.playHere(move, state, { dragged });
       if (state.status !== "playing" || state.paused) {
         if (dragged) this.board.render(state);
         return;
@@ -285,7 +285,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.status !== "playing" || state.paused || !state.undo_available) return;
-      if (this.offline.active) return this.playHere("undo", state);
+      if (this.offline.active || this.knownOffline(state)) return this.playHere("undo", state);
       const back = this.before.at(-1);
       const known = back && back.id === state.id ? back : null;
       if (known) this.board.render(known);
@@ -312,7 +312,7 @@ export class GameTable {
       if (!state || state.status !== "playing" || !state.finish_available) return;
       this.clearHint();
       this.messages.hideNote();
-      if (this.offline.active) return this.playHere("finish", state);
+      if (this.offline.active || this.knownOffline(state)) return this.playHere("finish", state);
       try {
         const next = await games.finish(state.id, state.moves);
         const moves = next.finish_moves || [];
@@ -494,6 +494,12 @@ export class GameTable {
     if (state.daily) this.showNote(t("offline.daily"), "", "error");
     else if (this.offline.engine && state.code) this.showNote(t("offline.notYet"), "", "error");
     return false;
+  }
+
+  /** The browser knows it has no network (a request would only hang or fail): the game goes on
+   *  on this device at once, if it can. */
+  knownOffline(state) {
+    return navigator.onLine === false && this.goOffline({ status: 0 }, state);
   }
 
   /** An entry ("undo", "finish" or a move's body) played on this device: the engine's answer
