@@ -39,8 +39,8 @@ bindNewGameDialog((state) => start(state, { push: true }), {
     if (options.code) return null;
     const state = await table.offline.deal(options.rule);
     if (state) {
-      table.messages.showNotice(t("offline.dealt"), "offline");
       start(state, { push: true });
+      table.messages.showNotice(t("offline.dealt"), "offline"); // (after: a new game clears the notice)
     }
     return state;
   },
