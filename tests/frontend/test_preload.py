@@ -42,11 +42,16 @@ PAGES = {
 LAZY = re.compile(r"""\bimport\(\s*["']\./([\w.-]+\.js)["']\s*\)""")
 
 
+#: The workers' scripts: no page imports them (the engine's Web Worker, offline.js; the service
+#: worker's logic, imported by /sw.js).
+WORKERS = {"engine_worker.js", "service_worker.js"}
+
+
 def entry_modules() -> set[str]:
     modules = {path.name for path in STATIC.glob("*.js")}
     imported = {name for path in STATIC.glob("*.js") for name in imports_of(path.read_text())}
     lazy = {name for path in STATIC.glob("*.js") for name in LAZY.findall(path.read_text())}
-    return modules - imported - lazy
+    return modules - imported - lazy - WORKERS
 
 
 def test_every_entry_module_has_a_page_here() -> None:

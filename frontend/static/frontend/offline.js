@@ -89,6 +89,7 @@ export class Offline {
     this.engine = config && typeof Worker !== "undefined" ? new Engine(config) : null;
     this.record = null; // the game the engine holds: {id, code, rule, log, base, pending, elapsed, key, local, shell}
     this.active = false; // the game on the table is played on the device (no network)
+    this.latest = null; // the last state the server sent
     this.chain = Promise.resolve(); // the engine's calls, in order
     this.retry = 0;
   }
@@ -97,7 +98,11 @@ export class Offline {
    *  it in the service worker's cache). */
   startWhenIdle() {
     if (!this.engine || !("serviceWorker" in navigator)) return;
-    const go = () => this.engine.start().catch(() => {});
+    const go = () =>
+      this.engine
+        .start()
+        .then(() => this.follow(this.latest))
+        .catch(() => {});
     const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 0));
     // Once the service worker is there to keep it (without one, nothing would be there offline).
     navigator.serviceWorker.ready.then(() => setTimeout(() => idle(go, { timeout: 2000 }), IDLE_START_MS));
@@ -117,7 +122,9 @@ export class Offline {
   /** Every state the server sends: a new practice game is loaded into the engine (its log read
    *  once, if it has moves); anything else lets the engine's game go. */
   follow(state) {
-    if (!this.engine || this.active || !state || state.offline) return;
+    if (state && !state.offline) this.latest = state;
+    // (nothing until the engine is started: startWhenIdle, or a game dealt or resumed offline)
+    if (!this.engine || !this.engine.ready || this.active || !state || state.offline) return;
     if (!playableOffline(state)) {
       if (this.record && !this.record.pending.length && (!state || this.record.id === state.id)) this.forget();
       return;
