@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import Move
-from games.competition import clock
 from games.models import Game
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, HOWTO_SEEN
@@ -155,7 +155,8 @@ def test_a_game_dealt_offline_is_made_on_the_server_when_back(new_page: Callable
 
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_function("() => !new URLSearchParams(location.search).get('game').startsWith('local-')", timeout=20_000)
+    made_on_server = "() => !new URLSearchParams(location.search).get('game').startsWith('local-')"
+    page.wait_for_function(made_on_server, timeout=20_000)
     made = Game.objects.get(id=page.evaluate("new URLSearchParams(location.search).get('game')"))
     assert made.code == code and made.moves == 1 and made.played_offline
     assert EngineGame.from_state(made.state).view()["tableau"] == mine.view()["tableau"]
