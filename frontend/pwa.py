@@ -199,13 +199,20 @@ def engine(request: HttpRequest, digest: str) -> HttpResponse:
     return response
 
 
-@functools.cache
 def _revision(name: str) -> str | None:
-    """A static file's content digest for the worker's cache (None: the address is hashed already)."""
+    """A static file's content digest for the worker's cache (None: the address is hashed already).
+    Read again when the file changes (``make dev`` serves the files as they are edited)."""
     if not settings.STATIC_FROM_APPS:
         return None
     path = finders.find(name)
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else None
+    if not path:
+        return None
+    return _digest(str(path), Path(path).stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _digest(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def shell_files() -> list[str]:
@@ -230,16 +237,17 @@ def worker_config(request: HttpRequest) -> dict[str, object]:
     }
 
 
-@functools.cache
 def _offline_revision() -> str:
-    """The offline page changes with the site's texts and style: the catalogue's digest and the CSS's."""
+    """The offline page changes with its templates, the site's style and texts."""
     digest = hashlib.sha256()
     for name in ("frontend/app.css", "frontend/pages.css"):
         digest.update(static(name).encode())
         digest.update((_revision(name) or "").encode())
-    mo = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.mo"
-    if mo.exists():
-        digest.update(mo.read_bytes())
+    templates = Path(__file__).parent / "templates" / "frontend"
+    locale = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES"
+    for path in (templates / "offline.html", templates / "base.html", locale / "django.mo"):
+        if path.exists():
+            digest.update(_digest(str(path), path.stat().st_mtime_ns).encode())
     return digest.hexdigest()[:16]
 
 

@@ -174,3 +174,66 @@ def test_the_daily_page_offline_says_it_needs_the_network(new_page: Callable[...
     page.wait_for_function("() => /needs the network/.test(document.getElementById('daily-status').textContent)")
     assert "face-down cards never leave the server" in page.inner_text("#daily-status")
     screenshot(page, "offline-daily-desktop-en")
+
+
+def test_a_forged_batch_is_refused_and_the_game_stays_as_it_was(new_page: Callable[..., Any]) -> None:
+    page = new_page(service_workers="allow", locale="en-US")
+    code = "YU1-C-AAAAAAB"
+    mine = EngineGame.from_code(code)
+    open_deal(page, code)
+    game_id = page.evaluate("new URLSearchParams(location.search).get('game')")
+    drag_move(page, tableau_move(mine))
+    wait_for_moves(page, 1)
+    wait_for_engine(page, game_id, 1)
+    # What a cheater could leave on the device: a move the rules refuse, as if played offline.
+    forged = page.evaluate(
+        """id => {
+        const key = 'yukon.offline.' + id;
+        const record = JSON.parse(localStorage.getItem(key));
+        record.pending = [{from: 't1', card: 'KS', to: 't2'}];
+        record.log.push('t1:KS>t2');
+        localStorage.setItem(key, JSON.stringify(record));
+        return record.pending.length;
+    }""",
+        game_id,
+    )
+    assert forged == 1
+
+    page.reload()  # the page sends what the device kept first
+    page.wait_for_function("() => /0 of your 1/.test(document.getElementById('rule-note').textContent)")
+    wait_for_moves(page, 1)
+    stored = Game.objects.get(id=game_id)
+    assert stored.moves == 1 and not stored.played_offline
+    assert EngineGame.from_state(stored.state).view()["tableau"] == mine.view()["tableau"]
+    assert shown_state(page) == mine.view()["tableau"]
+    assert page.evaluate(f"localStorage.getItem('yukon.offline.{game_id}')") is None or not page.evaluate(
+        f"JSON.parse(localStorage.getItem('yukon.offline.{game_id}')).pending.length"
+    )
+
+
+def test_a_move_whose_answer_was_lost_is_not_played_twice(new_page: Callable[..., Any]) -> None:
+    page = new_page(service_workers="allow", locale="en-US", quiet=OFFLINE_NOISE)
+    code = "YU1-C-AAAAAAB"
+    mine = EngineGame.from_code(code)
+    open_deal(page, code)
+    game_id = page.evaluate("new URLSearchParams(location.search).get('game')")
+    wait_for_engine(page, game_id, 0)
+
+    def lost_answer(route: Any) -> None:
+        route.fetch()  # the move reaches the server...
+        route.abort("internetdisconnected")  # ...and its answer never comes back
+
+    page.route("**/api/v1/games/*/moves", lost_answer)
+    drag_move(page, tableau_move(mine))
+    wait_for_moves(page, 1)  # played on the device
+    page.unroute("**/api/v1/games/*/moves")
+    assert Game.objects.get(id=game_id).moves == 1  # the server has it too
+    drag_move(page, tableau_move(mine))
+    wait_for_moves(page, 2)
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("() => /saved/.test(document.getElementById('rule-note').textContent)", timeout=20_000)
+    stored = Game.objects.get(id=game_id)
+    assert stored.moves == 2
+    assert EngineGame.from_state(stored.state).view()["tableau"] == mine.view()["tableau"]
+    assert shown_state(page) == mine.view()["tableau"]

@@ -31,11 +31,13 @@ function csrfToken() {
 
 /** One request; resolves to the JSON answer (null for 204), rejects with ApiError. `keepalive`:
  *  it is sent even if the page is being closed (a pause as the tab goes). */
-export async function request(method, path, body, { keepalive = false, key = null } = {}) {
+export async function request(method, path, body, { keepalive = false, key = null, timeout = 0 } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
   if (key) headers["Idempotency-Key"] = key; // a retry with it changes nothing (docs/api.md)
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  // `timeout` (ms): a request that hangs counts as no network (offline.js: a train's network).
+  const signal = timeout && globalThis.AbortSignal && AbortSignal.timeout ? AbortSignal.timeout(timeout) : undefined;
   let response;
   try {
     response = await fetch(ROOT + path, {
@@ -43,6 +45,7 @@ export async function request(method, path, body, { keepalive = false, key = nul
       headers,
       credentials: "same-origin",
       keepalive,
+      signal,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -104,15 +107,16 @@ export const games = {
   finish: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/finish`, seq === undefined ? {} : { seq }),
   /** The moves played offline on a game, replayed by the server from its move counter `seq`
    *  (docs/offline.md); `key` makes a retry harmless. */
-  batch: (id, body, key) => request("POST", `games/${encodeURIComponent(id)}/batch`, body, { key }),
+  batch: (id, body, key, { timeout = 0 } = {}) =>
+    request("POST", `games/${encodeURIComponent(id)}/batch`, body, { key, timeout }),
   /** A practice game dealt on this device while offline, with its moves: made once per `key`. */
-  offline: (body, key) => request("POST", "games/offline", body, { key }),
+  offline: (body, key, { timeout = 0 } = {}) => request("POST", "games/offline", body, { key, timeout }),
   /** One page of the player's games, newest first; `status: "playing"` for the unfinished ones. */
-  list: (page = 1, { status = null, size = null } = {}) => {
+  list: (page = 1, { status = null, size = null } = {}, { timeout = 0 } = {}) => {
     const query = new URLSearchParams({ page: String(page) });
     if (status) query.set("status", status);
     if (size) query.set("page_size", String(size));
-    return request("GET", `games?${query}`);
+    return request("GET", `games?${query}`, undefined, { timeout });
   },
 };
 
@@ -199,7 +203,12 @@ export const CONFIRM_KEY = "yukon.confirmSent";
 
 export function rememberLogin(username) {
   try {
+    const before = localStorage.getItem(USER_HINT);
     localStorage.setItem(USER_HINT, username || "");
+    // Another account (or none) now: the pages the service worker keeps were the other's.
+    if (before !== null && before !== (username || "") && navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "FORGET_PAGES" });
+    }
   } catch (err) {
     /* without storage every page asks auth/me */
   }

@@ -231,7 +231,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state) return;
-      if (this.offline.active || this.knownOffline(state)) return this.playHere(move, state, { dragged });
+      if (this.offline.playing(state) || (await this.knownOffline(state))) return this.playHere(move, state, { dragged });
       if (state.status !== "playing" || state.paused) {
         if (dragged) this.board.render(state);
         return;
@@ -248,7 +248,7 @@ export class GameTable {
         this.show(next);
         this.announceMove(move, state, next);
       } catch (err) {
-        if (this.goOffline(err, state)) return this.playHere(move, state, { dragged });
+        if (await this.goOffline(err, state)) return this.playHere(move, state, { dragged });
         let refusal = err;
         if (err.code === "game_paused" && this.ownPause && this.ownPause(state.id)) {
           // This tab's own pause, sent as the page before this one was left (a reload), reached
@@ -285,7 +285,7 @@ export class GameTable {
     return this.enqueue(async () => {
       const state = this.state;
       if (!state || state.status !== "playing" || state.paused || !state.undo_available) return;
-      if (this.offline.active || this.knownOffline(state)) return this.playHere("undo", state);
+      if (this.offline.playing(state) || (await this.knownOffline(state))) return this.playHere("undo", state);
       const back = this.before.at(-1);
       const known = back && back.id === state.id ? back : null;
       if (known) this.board.render(known);
@@ -296,7 +296,7 @@ export class GameTable {
         this.show(next);
         this.announce(t("moved.undo"));
       } catch (err) {
-        if (this.goOffline(err, state)) return this.playHere("undo", state);
+        if (await this.goOffline(err, state)) return this.playHere("undo", state);
         if (known) this.board.render(this.state);
         await this.refused(err);
       }
@@ -312,7 +312,7 @@ export class GameTable {
       if (!state || state.status !== "playing" || !state.finish_available) return;
       this.clearHint();
       this.messages.hideNote();
-      if (this.offline.active || this.knownOffline(state)) return this.playHere("finish", state);
+      if (this.offline.playing(state) || (await this.knownOffline(state))) return this.playHere("finish", state);
       try {
         const next = await games.finish(state.id, state.moves);
         const moves = next.finish_moves || [];
@@ -321,7 +321,7 @@ export class GameTable {
         this.show(next);
         this.announce(tn("finished", moves.length));
       } catch (err) {
-        if (this.goOffline(err, state)) return this.playHere("finish", state);
+        if (await this.goOffline(err, state)) return this.playHere("finish", state);
         this.board.render(this.state);
         await this.refused(err);
       }
@@ -484,9 +484,9 @@ export class GameTable {
   // -- offline (offline.js, docs/offline.md) -------------------------------------------------------
   /** A request that found no network: the game goes on on this device if it can (a practice game
    *  the engine holds); today's deal says it waits for the network. True: play it here. */
-  goOffline(err, state) {
+  async goOffline(err, state) {
     if (err.status !== 0 || !state) return false;
-    if (this.offline.ready(state)) {
+    if (await this.offline.ready(state)) {
       this.offline.begin();
       this.messages.showNotice(t("offline.playing"), "offline");
       return true;
@@ -498,8 +498,8 @@ export class GameTable {
 
   /** The browser knows it has no network (a request would only hang or fail): the game goes on
    *  on this device at once, if it can. */
-  knownOffline(state) {
-    return navigator.onLine === false && this.goOffline({ status: 0 }, state);
+  async knownOffline(state) {
+    return navigator.onLine === false && (await this.goOffline({ status: 0 }, state));
   }
 
   /** An entry ("undo", "finish" or a move's body) played on this device: the engine's answer
@@ -526,9 +526,13 @@ export class GameTable {
 
   /** Back online (the browser says so, or the retry's time came): the moves played here go to
    *  the server, and its answer is the game from then on. */
-  syncOffline() {
-    if (!this.offline.active) return this.queue;
-    return this.enqueue(async () => {
+  async syncOffline() {
+    // (asked outside the moves' queue: a network that hangs holds no move up)
+    if (!(await this.offline.reachable())) {
+      if (this.offline.active) this.offline.scheduleRetry();
+      return;
+    }
+    await this.enqueue(async () => {
       const result = await this.offline.sync();
       if (!result) return;
       this.messages.hideNotice();
@@ -537,10 +541,17 @@ export class GameTable {
         this.show(result.state);
         if (this.onSynced) this.onSynced(result.state);
       }
-      if (result.refused && result.refused.code === "game_moved_on") this.showNote(t("offline.movedOn"), "", "error");
-      else if (result.refused) this.showNote(t("offline.refused", { n: result.saved, of: result.of }), "", "error");
-      else if (result.of) this.showNote(tn("offline.saved", result.of));
+      this.saidSynced(result);
     });
+  }
+
+  /** What became of the moves played offline, in a note. */
+  saidSynced(result) {
+    const refused = result.refused;
+    if (refused && refused.code === "game_moved_on") this.showNote(t("offline.movedOn"), "", "error");
+    else if (refused && refused.code === "batch_refused") this.showNote(t("offline.refused", { n: result.saved, of: result.of }), "", "error");
+    else if (refused) this.showNote(t("offline.notSaved", { detail: refused.detail || refused.code || "" }), "", "error");
+    else if (result.of) this.showNote(tn("offline.saved", result.of));
   }
 
   async refused(err) {

@@ -91,6 +91,7 @@ const STRINGS = {
   "offline.saved.one": pgettext("offline.saved.one", "Back online: your move played offline is saved."),
   "offline.saved.other": pgettext("offline.saved.other", "Back online: your {n} moves played offline are saved."),
   "offline.refused": pgettext("offline.refused", "Back online: the server replayed {n} of your {of} offline moves; the game is kept up to its last legal move."),
+  "offline.notSaved": pgettext("offline.notSaved", "The moves played offline could not be saved: {detail}"),
   "offline.movedOn": pgettext("offline.movedOn", "This game went on elsewhere meanwhile: the moves played offline here could not be added."),
   "offline.daily": pgettext("offline.daily", "Today's deal plays only online: its face-down cards never leave the server. Your move waits for the network."),
   "offline.noHelp": pgettext("offline.noHelp", "Hints and \u201cstill winnable?\u201d need the network."),

@@ -1,21 +1,23 @@
 // Practice that goes on offline (docs/offline.md). The server's own rules engine runs in the page
-// (engine_worker.js: Pyodide and games/engine), loaded in the background once the page is idle.
-// While online it follows the practice game on the table move for move (a mirror: the same move
-// the server accepted, played by the same engine, its position checked against the server's), so
-// that when the network goes the game goes on at once, from the position the server last sent.
-// Offline the mirror is the game: its moves are kept on this device (localStorage, with the game's
-// code and log, so a reload offline shows it), and back online they go to the server as one batch,
-// which replays them with the engine like any move; the server's answer is the game from then on.
-// A practice game can also be dealt offline (GameCode.random on the device), and is made on the
-// server with its moves when the network is back. Today's deal never plays offline: its code and
+// (engine_worker.js: Pyodide and games/engine), started in the background once the page is idle.
+// While online it follows the practice game on the table move for move (the same move the server
+// accepted, played by the same engine, its position checked against the server's), so that when
+// the network goes the game goes on at once, from the position the server last sent. Offline the
+// engine's game is the game: its moves are kept on this device (localStorage, one record per game,
+// with the game's code and log, so a reload offline shows it), and back online they go to the
+// server in batches, which it replays with the engine like any move; its answer is the game from
+// then on. A practice game can also be dealt offline (GameCode.random on the device); the server
+// makes it with its moves when the network is back. Today's deal never plays offline: its code and
 // face-down cards never reach the page.
 import { CONFIG } from "./config.js";
 import { games } from "./api.js";
 import { keepInWorker } from "./nav.js";
 
-const RECORD_KEY = "yukon.offline";
-const RETRY_MS = 15000; // while offline, the batch is tried again this often (and at once on "online")
-const IDLE_START_MS = 4000; // the engine starts this long after the page is up, when idle
+const PREFIX = "yukon.offline."; // + the game's id: that game's record on this device
+const RETRY_MS = 15000; // while offline, the moves are tried again this often (and on "online")
+const IDLE_START_MS = 4000; // the engine starts this long after the service worker is ready
+const BATCH_MAX = 1000; // entries in one batch (the server's limit)
+const SYNC_TIMEOUT_MS = 10000; // a batch's request gives up after this (a network that hangs)
 
 /** The engine in its worker: call(op, args) -> the engine's answer ({ok} or {error, relaxed}). */
 class Engine {
@@ -25,7 +27,6 @@ class Engine {
     this.next = 1;
     this.waiting = new Map();
     this.ready = null;
-    this.loadedMs = null;
   }
 
   start() {
@@ -42,11 +43,11 @@ class Engine {
     };
     this.ready = this.call("init", { pyodide: this.config.pyodide, engine: this.config.engine }).then((answer) => {
       if (answer.error) throw new Error(answer.detail || answer.error);
-      this.loadedMs = answer.ok.ms;
       document.documentElement.dataset.engine = "ready"; // (the browser tests wait for it)
       // Pyodide's files are kept by the service worker (fetched before it was there: now).
       const base = new URL(".", new URL(this.config.pyodide, location.href)).href;
-      keepInWorker([this.config.pyodide, this.config.engine, ...answer.ok.files.map((name) => base + name)].map((url) => new URL(url, location.href).href));
+      const files = [this.config.pyodide, this.config.engine, ...answer.ok.files.map((name) => base + name)];
+      keepInWorker(files.map((url) => new URL(url, location.href).href));
       return this;
     });
     this.ready.catch(() => {
@@ -77,9 +78,45 @@ const sameView = (view, state) =>
 export const playableOffline = (state) =>
   Boolean(state && state.code && !state.daily && state.status === "playing" && !state.offline);
 
+/** A move's body as the batch sends it (the finish: each of its moves), or the undo's. */
+const bodyOf = (entry) =>
+  entry === "undo" ? { undo: true } : { from: entry.from, to: entry.to, ...(entry.card ? { card: entry.card } : {}) };
+
 function newKey() {
   return globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`.slice(2);
 }
+
+/** Who the page plays for: a record of another account's is never sent as this one's. */
+const owner = () => (CONFIG.me && CONFIG.me.authenticated ? CONFIG.me.username : "");
+
+// -- the records on this device --------------------------------------------------------------------
+function readRecord(key) {
+  try {
+    const record = JSON.parse(localStorage.getItem(key) || "null");
+    return record && record.id && Array.isArray(record.pending) && Array.isArray(record.log) ? record : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+function storedRecords() {
+  const records = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(PREFIX)) {
+        const record = readRecord(key);
+        if (record) records.push(record);
+      }
+    }
+  } catch (err) {
+    /* no storage: nothing kept */
+  }
+  return records.sort((a, b) => (b.updated || 0) - (a.updated || 0));
+}
+
+/** Moves the server has not had yet (or a game it has not made yet). */
+const unsent = (record) => Boolean(record && (record.pending.length || record.sent || record.local));
 
 export class Offline {
   /** `clock()`: the game's time now, in ms, as the page's bar shows it. */
@@ -87,15 +124,17 @@ export class Offline {
     this.config = config;
     this.clock = clock;
     this.engine = config && typeof Worker !== "undefined" ? new Engine(config) : null;
-    this.record = null; // the game the engine holds: {id, code, rule, log, base, pending, elapsed, key, local, shell}
-    this.active = false; // the game on the table is played on the device (no network)
+    this.record = null; // the game the engine holds: {id, code, rule, owner, log, base, pending, sent, elapsed, local, shell}
+    this.active = false; // that game is played on the device (no network)
     this.latest = null; // the last state the server sent
     this.chain = Promise.resolve(); // the engine's calls, in order
     this.retry = 0;
+    this.syncing = null;
   }
 
-  /** Start the engine once the page is idle (its first visit downloads Pyodide; later ones find
-   *  it in the service worker's cache). */
+  /** Start the engine once the page is idle and a service worker is there to keep it (without
+   *  one nothing would be there offline): the first visit downloads Pyodide, later ones find it in
+   *  the worker's cache. */
   startWhenIdle() {
     if (!this.engine || !("serviceWorker" in navigator)) return;
     const go = () =>
@@ -104,11 +143,10 @@ export class Offline {
         .then(() => this.follow(this.latest))
         .catch(() => {});
     const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 0));
-    // Once the service worker is there to keep it (without one, nothing would be there offline).
     navigator.serviceWorker.ready.then(() => setTimeout(() => idle(go, { timeout: 2000 }), IDLE_START_MS));
   }
 
-  /** Run `task` after the engine's calls before it; its result (a failure is logged, and null). */
+  /** Run `task` after the engine's calls before it; its result (a failure is logged: null). */
   then(task) {
     const result = this.chain.then(task).catch((err) => {
       console.error(err);
@@ -118,32 +156,56 @@ export class Offline {
     return result;
   }
 
+  /** Whether the game of `state` is the one played on this device now. */
+  playing(state) {
+    return Boolean(this.active && state && this.record && this.record.id === state.id);
+  }
+
   // -- online: following the server's game ------------------------------------------------------
   /** Every state the server sends: a new practice game is loaded into the engine (its log read
-   *  once, if it has moves); anything else lets the engine's game go. */
+   *  once, if it has moves); the game before it is let go (its unsent moves stay on the device). */
   follow(state) {
-    if (state && !state.offline) this.latest = state;
-    // (nothing until the engine is started: startWhenIdle, or a game dealt or resumed offline)
-    if (!this.engine || !this.engine.ready || this.active || !state || state.offline) return;
-    if (!playableOffline(state)) {
-      if (this.record && !this.record.pending.length && (!state || this.record.id === state.id)) this.forget();
-      return;
-    }
+    if (!state || state.offline) return;
+    this.latest = state;
+    if (this.record && this.record.id !== state.id) this.letGo();
+    if (!this.engine || !this.engine.ready || this.active) return;
+    if (!playableOffline(state)) return;
     const record = this.record;
     if (record && record.id === state.id && (record.log.length === state.moves || record.expected === state.moves)) return;
     this.then(() => this.load(state));
   }
 
+  /** The game on the table is another one now: its record stays only if it holds unsent moves. */
+  letGo() {
+    const record = this.record;
+    this.record = null;
+    this.active = false;
+    if (record && !unsent(record)) this.remove(record);
+  }
+
   async load(state) {
     await this.engine.start();
-    if (this.active || (this.record && this.record.pending.length)) return;
+    if (this.active || (this.record && this.record.id !== state.id && unsent(this.record))) return;
+    if (this.latest && this.latest.id !== state.id) return; // another game came meanwhile
     const log = state.moves ? await this.serverLog(state.id) : [];
+    const latest = this.latest;
+    if (!latest || latest.id !== state.id || latest.moves !== log.length) return; // moved on: the next state loads it
     const answer = await this.engine.call("load", { code: state.code, log });
-    if (answer.error || !sameView(answer.ok, state)) {
-      this.record = null; // read again with the next state
-      return;
-    }
-    this.record = { id: state.id, code: state.code, rule: state.rule, log, base: state.moves, pending: [], elapsed: state.elapsed_ms, key: null, local: false, shell: shellOf(state) };
+    if (answer.error || !sameView(answer.ok, latest)) return;
+    this.record = {
+      v: 2,
+      id: state.id,
+      code: state.code,
+      rule: state.rule,
+      owner: owner(),
+      log,
+      base: latest.moves,
+      pending: [],
+      sent: null,
+      elapsed: latest.elapsed_ms,
+      local: false,
+      shell: shellOf(latest),
+    };
     this.save();
   }
 
@@ -158,18 +220,18 @@ export class Offline {
   }
 
   /** The server accepted `entry` (a move's body, "undo" or "finish") on `before`, answering
-   *  `after`: the engine plays the same, and its position must be the server's. */
+   *  `after`: the engine plays the same, and its position must be the server's. Called before the
+   *  answer is shown. */
   mirror(before, entry, after) {
-    if (!this.engine || this.active) return;
     const record = this.record;
-    if (!record || record.id !== before.id || record.log.length !== before.moves || record.pending.length) return;
-    record.expected = after.moves; // (the state comes before the engine has played it)
+    if (!this.engine || this.active || !record || record.id !== before.id || record.log.length !== before.moves) return;
+    record.expected = after.moves; // (the state is shown before the engine has played it)
     this.then(async () => {
       if (this.record !== record || record.log.length !== before.moves) return;
       const answer = await this.apply(entry);
       if (answer.error || !sameView(answer.ok.view, after)) {
         this.record = null; // out of step: loaded again from the server's log
-        this.follow(after);
+        this.follow(this.latest);
         return;
       }
       record.log.push(...answer.entries);
@@ -190,19 +252,20 @@ export class Offline {
       const answer = await this.engine.call("finish");
       return answer.error ? answer : { ...answer, entries: answer.ok.entries };
     }
-    const move = { from: entry.from, to: entry.to, ...(entry.card ? { card: entry.card } : {}) };
-    const answer = await this.engine.call("play", { move });
+    const answer = await this.engine.call("play", { move: bodyOf(entry) });
     return answer.error ? answer : { ...answer, entries: [answer.ok.entry] };
   }
 
   // -- offline: the device plays --------------------------------------------------------------
-  /** Whether the game of `state` can go on here now (the engine holds it, at that position). */
-  ready(state) {
+  /** Whether the game of `state` can go on here now: the engine holds it at that position (once
+   *  the moves the server accepted before are played on it). */
+  async ready(state) {
+    await this.chain;
     const record = this.record;
     return Boolean(playableOffline(state) && record && record.id === state.id && record.log.length === state.moves);
   }
 
-  /** Play on the device from here: the state to show. */
+  /** Play on the device from here. */
   begin() {
     this.active = true;
     this.record.elapsed = this.clock();
@@ -210,27 +273,23 @@ export class Offline {
     this.scheduleRetry();
   }
 
-  /** An entry played on the device: {state} (to show) or {error, relaxed} (refused by the rules). */
+  /** An entry played on the device: {state, moves} (to show) or {error, relaxed} (refused by the rules). */
   play(entry) {
     return this.then(async () => {
       const record = this.record;
       const answer = await this.apply(entry);
       if (answer.error) return answer;
-      const body = entry === "undo" ? { undo: true } : entry === "finish" ? null : { from: entry.from, to: entry.to, ...(entry.card ? { card: entry.card } : {}) };
-      if (entry === "finish") {
-        for (const move of answer.ok.moves) record.pending.push(move);
-      } else {
-        record.pending.push(body);
-      }
+      if (entry === "finish") record.pending.push(...answer.ok.moves);
+      else record.pending.push(bodyOf(entry));
       record.log.push(...answer.entries);
       record.elapsed = this.clock();
-      record.key = null; // the batch grew: a new key for it
       this.save();
       return { state: this.stateOf(answer.ok.view), moves: answer.ok.moves || null };
     });
   }
 
-  /** A new practice game dealt on the device (no network): its state, or null without the engine. */
+  /** A new practice game dealt on the device (no network): its state, or null without the engine.
+   *  The game before it keeps its unsent moves on the device. */
   async deal(rule) {
     if (!this.engine) return null;
     try {
@@ -238,13 +297,25 @@ export class Offline {
     } catch (err) {
       return null; // the engine never loaded on this device
     }
-    const answer = await this.engine.call("deal", { rule: rule || "classic" });
-    if (answer.error) return null;
+    const answer = await this.then(() => this.engine.call("deal", { rule: rule || "classic" }));
+    if (!answer || answer.error) return null;
+    this.letGo();
     const id = `local-${newKey()}`;
-    const shell = {
-      ...shellOf({ id, code: answer.ok.code, rule: rule || "classic", winnable_deal: false }),
+    const shell = shellOf({ id, code: answer.ok.code, rule: rule || "classic", winnable_deal: false });
+    this.record = {
+      v: 2,
+      id,
+      code: answer.ok.code,
+      rule: rule || "classic",
+      owner: owner(),
+      log: [],
+      base: 0,
+      pending: [],
+      sent: null,
+      elapsed: 0,
+      local: true,
+      shell,
     };
-    this.record = { id, code: answer.ok.code, rule: rule || "classic", log: [], base: 0, pending: [], elapsed: 0, key: id, local: true, shell };
     this.active = true;
     this.save();
     this.scheduleRetry();
@@ -271,131 +342,180 @@ export class Offline {
     this.retry = setTimeout(() => this.onRetry && this.onRetry(), RETRY_MS);
   }
 
-  /** Send the moves played on the device. Resolves to {state, saved, refused} when the server
-   *  answered (the game as it keeps it), or null while the network is still gone. */
-  async sync() {
-    const record = this.record;
-    if (!this.active || !record) return null;
-    const entries = record.pending.slice();
-    record.key = record.key || newKey();
-    this.save();
-    const body = { moves: entries, elapsed_ms: Math.round(record.elapsed) };
-    let state;
-    let refused = null;
+  /** Whether the server answers now (a short request, outside the moves' queue: a network that
+   *  hangs never holds a move up). */
+  async reachable() {
+    if (navigator.onLine === false) return false;
     try {
-      state = record.local
-        ? await games.offline({ code: record.code, ...body }, record.key)
-        : await games.batch(record.id, { seq: record.base, ...body }, record.key);
+      await games.list(1, { status: "playing", size: 1 }, { timeout: 5000 });
+      return true;
     } catch (err) {
-      if (err.status === 0) {
-        this.scheduleRetry();
-        return null;
-      }
-      if (err.code === "batch_refused" && err.body && err.body.state) {
-        state = err.body.state;
-        refused = err;
-      } else if (err.status === 409 && !record.local) {
-        const server = await this.caughtUp(record);
-        if (server === null) return null;
-        state = server.state;
-        refused = server.refused;
-      } else {
-        refused = err;
-        state = record.local ? null : await games.get(record.id).catch(() => null);
-      }
+      return err.status !== 0;
     }
-    if (this.record !== record) return null;
-    this.active = false;
-    clearTimeout(this.retry);
-    this.forget();
-    const saved = refused ? (refused.body && Number.isInteger(refused.body.applied) ? refused.body.applied : 0) : entries.length;
-    return { state, saved, refused, of: entries.length, local: record.local };
   }
 
-  /** The server's game is past the batch's start (an answer lost as the network went: the move
-   *  reached it): the moves it has of the batch are dropped and the rest sent from its counter. */
-  async caughtUp(record) {
+  /** Send every record of this device with unsent moves (this account's or a guest's): those of
+   *  other games quietly, the one on the table last. Resolves to that one's outcome,
+   *  {state, saved, of, refused}, when the server answered, or null (nothing to send, or still
+   *  no network). */
+  sync() {
+    if (!this.syncing) this.syncing = this.syncAll().finally(() => (this.syncing = null));
+    return this.syncing;
+  }
+
+  async syncAll() {
+    const mine = owner();
+    for (const record of storedRecords()) {
+      if (this.record && record.id === this.record.id) continue;
+      if (!unsent(record) || (record.owner && record.owner !== mine)) continue;
+      const outcome = await this.flush(record);
+      if (outcome === null) break; // still no network
+    }
+    const record = this.record;
+    if (!this.active || !record || !unsent(record)) return null;
+    const outcome = await this.flush(record);
+    if (outcome === null) {
+      this.scheduleRetry();
+      return null;
+    }
+    this.active = false;
+    clearTimeout(this.retry);
+    this.record = null;
+    return outcome;
+  }
+
+  /** Send a record's moves, a batch at a time, each request exactly as first sent until it is
+   *  answered (its key with the same body: a retry changes nothing). {state, saved, of, refused},
+   *  or null when the network or the server is not there (the record stays as it is). */
+  async flush(record) {
+    const of = record.pending.length;
+    let saved = 0;
+    let state = null;
+    let refused = null;
+    while (record.sent || record.pending.length || record.local) {
+      if (!record.sent) {
+        const count = Math.min(record.pending.length, BATCH_MAX);
+        const moves = record.pending.slice(0, count);
+        const elapsed = Math.round(record.elapsed);
+        record.sent = record.local
+          ? { kind: "offline", key: record.id, count, body: { code: record.code, moves, elapsed_ms: elapsed } }
+          : { kind: "batch", key: newKey(), count, body: { seq: record.base, moves, elapsed_ms: elapsed } };
+        this.save(record);
+      }
+      const sent = record.sent;
+      let answer = null;
+      try {
+        answer =
+          sent.kind === "offline"
+            ? await games.offline(sent.body, sent.key, { timeout: SYNC_TIMEOUT_MS })
+            : await games.batch(record.id, sent.body, sent.key, { timeout: SYNC_TIMEOUT_MS });
+      } catch (err) {
+        if (err.status === 0 || err.status === 429 || err.status >= 500 || err.code === "csrf_failed") return null;
+        if (err.code === "batch_refused" && err.body && err.body.state) {
+          // Kept up to its last legal move; the moves after the refused one depended on it.
+          saved += err.body.applied || 0;
+          state = err.body.state;
+          refused = err;
+        } else if (err.status === 409 && sent.kind === "batch") {
+          const caught = await this.catchUp(record);
+          if (caught === null) return null;
+          if (!caught.movedOn) continue;
+          state = caught.state;
+          refused = { code: "game_moved_on" };
+        } else {
+          refused = err; // not this player's game any more, or the server refuses it as a whole
+        }
+        this.remove(record);
+        return { state, saved, of, refused };
+      }
+      if (!answer || !answer.batch) return null; // not the server's answer (a portal's page): later
+      saved += sent.count;
+      state = answer;
+      this.remove(record); // (stored under its old address, for a game made on the server now)
+      record.pending = record.pending.slice(sent.count);
+      record.base = answer.moves;
+      record.id = answer.id;
+      record.local = false;
+      record.sent = null;
+      if (record.pending.length) this.save(record);
+    }
+    this.remove(record);
+    return { state, saved, of, refused };
+  }
+
+  /** The server's game is past the batch's start (the answer to a move was lost as the network
+   *  went, but the move arrived): the moves it has of the batch are dropped and the rest sent from
+   *  its counter; a game that went on otherwise keeps the server's moves ({movedOn, state}). */
+  async catchUp(record) {
     let server;
     let log;
     try {
       server = await games.get(record.id);
       log = await this.serverLog(record.id);
     } catch (err) {
-      if (err.status === 0) return null;
-      return { state: null, refused: err };
+      if (err.status === 0 || err.status >= 500) return null;
+      return { movedOn: true, state: null };
     }
     const mine = record.log;
-    const agrees = log.length <= mine.length && log.every((entry, i) => entry === mine[i]) && log.length >= record.base;
-    if (!agrees) return { state: server, refused: { code: "game_moved_on", body: { applied: 0 } } };
-    const done = log.length - record.base;
-    record.pending = record.pending.slice(done); // one pending entry per log entry (a finish's moves each)
+    const agrees = log.length >= record.base && log.length <= mine.length && log.every((entry, i) => entry === mine[i]);
+    if (!agrees) return { movedOn: true, state: server };
+    record.pending = record.pending.slice(log.length - record.base); // one pending entry per log entry
     record.base = log.length;
-    record.key = null;
-    if (!record.pending.length) return { state: server, refused: null };
-    return this.sync().then((result) => (result ? { state: result.state, refused: result.refused } : null));
+    record.sent = null;
+    this.save(record);
+    return { movedOn: false, state: server };
   }
 
   // -- the device's copy ------------------------------------------------------------------------
-  save() {
-    document.documentElement.dataset.engineGame = this.record ? `${this.record.id}:${this.record.log.length}` : "";
+  save(record = this.record) {
+    if (!record) return;
+    record.updated = Date.now();
+    if (record === this.record) document.documentElement.dataset.engineGame = `${record.id}:${record.log.length}`;
     try {
-      localStorage.setItem(RECORD_KEY, JSON.stringify(this.record));
+      localStorage.setItem(PREFIX + record.id, JSON.stringify(record));
     } catch (err) {
       /* without storage the game still goes on until the page is closed */
     }
   }
 
-  forget() {
-    this.record = null;
+  remove(record) {
     try {
-      localStorage.removeItem(RECORD_KEY);
+      localStorage.removeItem(PREFIX + record.id);
     } catch (err) {
       /* nothing kept */
     }
   }
 
-  /** The game kept on this device with moves the server has not had yet (a reload, offline or
-   *  not): null if none. Its state is shown once the engine has it again. */
-  async restore() {
-    let record = null;
-    try {
-      record = JSON.parse(localStorage.getItem(RECORD_KEY) || "null");
-    } catch (err) {
-      record = null;
+  /** The games kept on this device: the one the page opens (its address's, else the newest with
+   *  unsent moves of this player) becomes the engine's, played here until it is sent. Returns it
+   *  ({record, unsent}) or null. */
+  restore(id = null) {
+    const mine = owner();
+    const records = storedRecords().filter((record) => !record.owner || record.owner === mine);
+    const record = (id && records.find((r) => r.id === id)) || records.find(unsent) || null;
+    for (const other of records) if (other !== record && !unsent(other)) this.remove(other); // old copies
+    if (!record) return null;
+    if (unsent(record)) {
+      this.record = record;
+      this.active = true;
     }
-    if (!record || !record.id || !Array.isArray(record.pending) || !Array.isArray(record.log)) return null;
-    if (!record.pending.length && !record.local) {
-      this.record = null; // only a mirror: the server has it all
-      return { record, state: null };
-    }
-    this.record = record;
-    this.active = true;
-    return { record, state: null };
+    return { record, unsent: unsent(record) };
   }
 
-  /** The restored game on the engine: its state (the engine is started if it was not). */
-  async resume() {
-    const record = this.record;
+  /** The restored game on the engine: its state (the engine is started if it was not), or null. */
+  async resume(record = this.record) {
     if (!record || !this.engine) return null;
     try {
       await this.engine.start();
     } catch (err) {
       return null;
     }
-    const answer = await this.engine.call("load", { code: record.code, log: record.log });
-    if (answer.error) return null;
+    const answer = await this.then(() => this.engine.call("load", { code: record.code, log: record.log }));
+    if (!answer || answer.error) return null;
+    this.record = record;
+    this.active = true;
     this.scheduleRetry();
     return this.stateOf(answer.ok);
-  }
-
-  /** The game kept with only what the server has (the last mirror): for a reload without network. */
-  async resumeMirror(record) {
-    if (!this.engine || !record || record.pending.length) return null;
-    this.record = record;
-    const state = await this.resume();
-    if (state) this.active = true;
-    else this.record = null;
-    return state;
   }
 }
 

@@ -212,20 +212,22 @@ async function load() {
   const code = params.get("code");
   // A game played on this device whose moves the server has not had yet: sent first; without the
   // network it is shown from the device (offline.js).
-  const kept = await table.offline.restore();
-  if (kept && table.offline.active) {
-    const synced = await table.offline.sync();
+  const kept = table.offline.restore(id);
+  if (kept && kept.unsent) {
+    const synced = (await table.offline.reachable()) ? await table.offline.sync() : null;
     if (synced && synced.state) {
       start(synced.state);
-      if (synced.refused) table.showNote(t("offline.refused", { n: synced.saved, of: synced.of }), "", "error");
-      else table.showNote(tn("offline.saved", synced.of));
+      table.saidSynced(synced);
       return;
     }
-    const here = await table.offline.resume();
-    if (here) {
-      start(here);
-      table.messages.showNotice(t("offline.playing"), "offline");
-      return;
+    if (synced) table.saidSynced(synced); // (the game is not there to show: the usual load below)
+    else {
+      const here = await table.offline.resume();
+      if (here) {
+        start(here);
+        table.messages.showNotice(t("offline.playing"), "offline");
+        return;
+      }
     }
   }
   try {
@@ -256,7 +258,7 @@ async function load() {
   } catch (err) {
     if (err.status === 0 && kept && kept.record && (!id || id === kept.record.id)) {
       // No network: the practice game this device followed last goes on here.
-      const here = await table.offline.resumeMirror(kept.record);
+      const here = await table.offline.resume(kept.record);
       if (here) {
         start(here);
         table.messages.showNotice(t("offline.playing"), "offline");

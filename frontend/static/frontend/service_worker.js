@@ -14,7 +14,12 @@ const { precaching, routing, strategies, expiration, cacheableResponse, navigati
 const config = self.YUKON;
 const PAGES = "yukon-pages";
 const STATIC = "yukon-static";
+const ENGINE = "yukon-engine";
 const OFFLINE = config.offline;
+// Pages never kept: an account's own (its address, sessions, tokens), and those whose address
+// carries a secret (a confirmation, a reset, an invitation).
+const PRIVATE = /^\/(account|login|signup|admin|clubs\/join\/)/;
+const keptPage = (url) => url.origin === location.origin && !url.pathname.startsWith("/api/") && !PRIVATE.test(url.pathname);
 
 core.setCacheNameDetails({ prefix: "yukon" });
 core.clientsClaim();
@@ -24,6 +29,13 @@ precaching.cleanupOutdatedCaches();
 precaching.precacheAndRoute(config.precache, { ignoreURLParametersMatching: [/.*/] });
 
 const ok = new cacheableResponse.CacheableResponsePlugin({ statuses: [200] });
+// The play page is kept once, whatever game its address names (the game is found on the device).
+const onePlayPage = {
+  cacheKeyWillBeUsed: async ({ request }) => {
+    const url = new URL(request.url);
+    return url.pathname === "/" ? `${url.origin}/` : request;
+  },
+};
 
 // Pages (navigations): network first, the kept copy when offline.
 // (A page varies by its cookies and language; the copy kept is the last one this browser had.)
@@ -31,10 +43,10 @@ const pages = new strategies.NetworkFirst({
   cacheName: PAGES,
   networkTimeoutSeconds: 4,
   matchOptions: { ignoreVary: true },
-  plugins: [ok, new expiration.ExpirationPlugin({ maxEntries: 40 })],
+  plugins: [ok, onePlayPage, new expiration.ExpirationPlugin({ maxEntries: 30 })],
 });
 routing.registerRoute(
-  ({ request, url }) => request.mode === "navigate" && url.origin === location.origin && !url.pathname.startsWith("/api/") && !url.pathname.startsWith("/admin"),
+  ({ request, url }) => request.mode === "navigate" && keptPage(url),
   async (options) => {
     try {
       const response = await pages.handle(options);
@@ -54,7 +66,7 @@ routing.registerRoute(
 async function fallback(url) {
   const cache = await caches.open(PAGES);
   if (url.pathname === "/") {
-    const play = await cache.match("/", { ignoreSearch: true, ignoreVary: true });
+    const play = await cache.match("/", { ignoreVary: true });
     if (play) return play;
   }
   const offline = (await cache.match(OFFLINE, { ignoreVary: true })) || (await precaching.matchPrecache(OFFLINE));
@@ -76,28 +88,63 @@ async function refreshOffline(response) {
   }
 }
 
-// Static files not in the shell (Pyodide, Chart.js, …) and the script catalogue: cache first.
+// Pyodide: a cache of its own, never trimmed (offline play needs all of it); an older version's
+// files go when this worker takes over.
 routing.registerRoute(
-  ({ url }) => url.origin === location.origin && (url.pathname.startsWith(config.static) || url.pathname.startsWith(config.catalog)),
+  ({ url }) => url.origin === location.origin && url.pathname.startsWith(config.pyodide),
+  new strategies.CacheFirst({ cacheName: ENGINE, plugins: [ok] }),
+);
+
+// The site's other static files (Chart.js, …) and the script catalogue: cache first.
+routing.registerRoute(
+  ({ url }) =>
+    url.origin === location.origin && (url.pathname.startsWith(`${config.static}frontend/`) || url.pathname.startsWith(config.catalog)),
   new strategies.CacheFirst({
     cacheName: STATIC,
     plugins: [ok, new expiration.ExpirationPlugin({ maxEntries: 60, purgeOnQuotaError: true })],
   }),
 );
 
+// A new worker (a new deploy): the pages kept name the old static files, which are gone now, so
+// they go too, and the play page is fetched again; an older Pyodide's files go.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      await caches.delete(PAGES);
+      const engine = await caches.open(ENGINE);
+      for (const request of await engine.keys()) {
+        if (!new URL(request.url).pathname.startsWith(config.pyodide)) await engine.delete(request);
+      }
+      await keepPage(new URL("/", location.href));
+    })().catch(() => {}),
+  );
+});
+
+async function keepPage(url) {
+  const cache = await caches.open(PAGES);
+  const key = url.pathname === "/" ? `${url.origin}/` : url.href;
+  const response = await fetch(url.href, { credentials: "same-origin" });
+  if (response.ok) await cache.put(key, response);
+}
+
 // A page loaded before this worker was there (keepInWorker, nav.js): its answer is kept as if it
 // had come through the pages' route (the static files it loaded come as Workbox's CACHE_URLS).
+// Another account (or none) in this browser (api.js): the pages kept were the other's.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "FORGET_PAGES") {
+    event.waitUntil(caches.delete(PAGES));
+    return;
+  }
   if (data.type !== "KEEP_PAGE" || typeof data.url !== "string") return;
   const url = new URL(data.url, location.href);
-  if (url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  if (!keptPage(url)) return;
   event.waitUntil(
     (async () => {
       const cache = await caches.open(PAGES);
-      if (await cache.match(url.href, { ignoreVary: true })) return;
-      const response = await fetch(url.href, { credentials: "same-origin" });
-      if (response.ok) await cache.put(url.href, response);
+      const key = url.pathname === "/" ? `${url.origin}/` : url.href;
+      if (await cache.match(key, { ignoreVary: true })) return;
+      await keepPage(url);
     })().catch(() => {}),
   );
 });
