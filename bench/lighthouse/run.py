@@ -70,6 +70,7 @@ PAGES = [
     ("/account/email/<link>", "/account/email/void-token", False),
     ("/account/email-undo/<link>", "/account/email-undo/void-token", False),
     ("404", "/no-such-page", False),
+    ("/offline", "/offline", False),
 ]
 #: A deal the solver wins at once (the tests' known winnable deal): the bench account wins it.
 WON_DEAL = "YU1-C-AAAAAAB"
