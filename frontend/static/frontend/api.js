@@ -91,7 +91,9 @@ async function sessionEnded() {
 export const games = {
   start: (options) => request("POST", "games", options),
   get: (id) => request("GET", `games/${encodeURIComponent(id)}`),
-  move: (id, move) => request("POST", `games/${encodeURIComponent(id)}/moves`, move),
+  /** `timeout`: for a game that can go on offline, a move whose answer does not come is played on
+   *  the device (game.js; a move that did arrive is found in the server's log later). */
+  move: (id, move, { timeout = 0 } = {}) => request("POST", `games/${encodeURIComponent(id)}/moves`, move, { timeout }),
   hint: (id) => request("GET", `games/${encodeURIComponent(id)}/hint`),
   winnable: (id) => request("GET", `games/${encodeURIComponent(id)}/winnable`),
   /** Stop a practice game's clock (also as the page is closed: keepalive), and start it again. */
@@ -102,7 +104,8 @@ export const games = {
   moves: (id, page = 1) => request("GET", `games/${encodeURIComponent(id)}/moves?page=${page}`),
   /** A game's replay: its deal, the moves as its player saw them, the solver's verdict. */
   replay: (id) => request("GET", `games/${encodeURIComponent(id)}/replay`),
-  undo: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }),
+  undo: (id, seq, { timeout = 0 } = {}) =>
+    request("POST", `games/${encodeURIComponent(id)}/undo`, seq === undefined ? {} : { seq }, { timeout }),
   /** Every card left onto its foundation (once all are face up): the won state and `finish_moves`. */
   finish: (id, seq) => request("POST", `games/${encodeURIComponent(id)}/finish`, seq === undefined ? {} : { seq }),
   /** The moves played offline on a game, replayed by the server from its move counter `seq`

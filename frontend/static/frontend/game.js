@@ -242,7 +242,7 @@ export class GameTable {
       if (preview) this.board.render(preview);
       else if (dragged) this.board.render(state);
       try {
-        const next = await games.move(state.id, { ...move, seq: state.moves });
+        const next = await games.move(state.id, { ...move, seq: state.moves }, { timeout: this.offline.patience(state) });
         this.remember(state, next);
         this.offline.mirror(state, move, next);
         this.show(next);
@@ -290,7 +290,7 @@ export class GameTable {
       const known = back && back.id === state.id ? back : null;
       if (known) this.board.render(known);
       try {
-        const next = await games.undo(state.id, state.moves);
+        const next = await games.undo(state.id, state.moves, { timeout: this.offline.patience(state) });
         if (known) this.before.pop();
         this.offline.mirror(state, "undo", next);
         this.show(next);

@@ -18,6 +18,7 @@ const RETRY_MS = 15000; // while offline, the moves are tried again this often (
 const IDLE_START_MS = 4000; // the engine starts this long after the service worker is ready
 const BATCH_MAX = 1000; // entries in one batch (the server's limit)
 const SYNC_TIMEOUT_MS = 10000; // a batch's request gives up after this (a network that hangs)
+const MOVE_TIMEOUT_MS = 8000; // a move whose answer takes longer is played on the device
 
 /** The engine in its worker: call(op, args) -> the engine's answer ({ok} or {error, relaxed}). */
 class Engine {
@@ -263,6 +264,13 @@ export class Offline {
     await this.chain;
     const record = this.record;
     return Boolean(playableOffline(state) && record && record.id === state.id && record.log.length === state.moves);
+  }
+
+  /** How long a move of `state` may wait for the server's answer before it is played on the
+   *  device (ms; 0: as long as it takes, for a game the engine does not hold). */
+  patience(state) {
+    const record = this.record;
+    return record && state && record.id === state.id && !this.active ? MOVE_TIMEOUT_MS : 0;
   }
 
   /** Play on the device from here. */
