@@ -13,7 +13,7 @@ from frontend.urls import urlpatterns
 
 RUN = Path(__file__).resolve().parents[2] / "bench" / "lighthouse" / "run.py"
 #: Routes that are no page: a form's target, the script catalogue, the board's picture.
-NOT_PAGES = {"language", "js-catalog", "board-image"}
+NOT_PAGES = {"language", "js-catalog", "board-image", "app-manifest", "app-worker", "app-icon", "app-engine"}
 
 
 def bench_pages() -> list[tuple[str, str, bool]]:

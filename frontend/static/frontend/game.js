@@ -491,7 +491,7 @@ export class GameTable {
       this.messages.showNotice(t("offline.playing"), "offline");
       return true;
     }
-    if (state.daily) this.showNote(t("offline.daily"), "", "error");
+    if (state.daily) this.showNote(t("offline.dailyMove"), "", "error");
     else if (this.offline.engine && state.code) this.showNote(t("offline.notYet"), "", "error");
     return false;
   }

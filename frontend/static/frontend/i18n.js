@@ -93,7 +93,7 @@ const STRINGS = {
   "offline.refused": pgettext("offline.refused", "Back online: the server replayed {n} of your {of} offline moves; the game is kept up to its last legal move."),
   "offline.notSaved": pgettext("offline.notSaved", "The moves played offline could not be saved: {detail}"),
   "offline.movedOn": pgettext("offline.movedOn", "This game went on elsewhere meanwhile: the moves played offline here could not be added."),
-  "offline.daily": pgettext("offline.daily", "Today's deal plays only online: its face-down cards never leave the server. Your move waits for the network."),
+  "offline.dailyMove": pgettext("offline.dailyMove", "Today's deal plays only online: its face-down cards never leave the server. Your move waits for the network."),
   "offline.noHelp": pgettext("offline.noHelp", "Hints and \u201cstill winnable?\u201d need the network."),
   "offline.notYet": pgettext("offline.notYet", "Cannot reach the server, and offline play is not ready on this device yet (it loads once the page has been open a moment)."),
   "error.generic": pgettext("error.generic", "That did not work."),
