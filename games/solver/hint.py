@@ -35,6 +35,7 @@ from games.engine.game import Game
 from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move
 
 from .search import Verdict, solve
+from .tables import SAFE
 
 __all__ = [
     "HINT_NODES",
@@ -99,7 +100,9 @@ def position_key(game: Game) -> str:
     return "|".join(parts)
 
 
-def _sampled_games(game: Game, samples: int, known: frozenset[int] = frozenset(), salt: str = "") -> list[Game]:
+def _sampled_games(
+    game: Game, samples: int, known: frozenset[int] = frozenset(), salt: str = "", *, stable: bool = False
+) -> list[Game]:
     """``samples`` deals of the cards the player has not seen into the face-down places. A card
     of ``known`` that lies face down (seen before and turned down again by undo: a face-down card
     never moves) stays in its place. The seed comes from what the player sees (and knows, and the
@@ -110,6 +113,9 @@ def _sampled_games(game: Game, samples: int, known: frozenset[int] = frozenset()
     kept = [[c if c in known else None for c in game.columns[i][:d]] for i, d in enumerate(down)]
     placed = {c for col in kept for c in col if c is not None}
     unseen = [c for c in range(52) if c not in seen and c not in placed]
+    if stable:
+        text = "|".join([game.rule.value, ",".join(map(str, tops)), ",".join(map(str, down))])
+        text += "|up:" + ",".join(CARD_NAMES[c] for c in sorted(seen))
     if placed:
         text += "|known:" + ",".join(CARD_NAMES[c] for c in sorted(placed))
     seed = int.from_bytes(hashlib.sha256((text + salt).encode()).digest()[:8], "big")
@@ -195,13 +201,14 @@ def rate(
     salt: str = "",
     samples: int = HINT_SAMPLES,
     max_nodes: int = HINT_NODES,
+    stable: bool = False,
 ) -> Rating:
     """Solve every sample of the unseen cards after each fresh move of ``game`` (and after each
     move of ``also``): the hint's flat Monte-Carlo. ``known``: cards the player has seen that lie
     face down now (they stay in place in every sample); ``salt`` gives other samples."""
     fresh = _fresh(game, game.legal_moves(), seen)
     rated = list(dict.fromkeys([*fresh, *also]))
-    sampled = _sampled_games(game, samples, known, salt) if rated else []
+    sampled = _sampled_games(game, samples, known, salt, stable=stable) if rated else []
     wins: dict[Move, tuple[bool, ...]] = {}
     nodes: dict[Move, tuple[int, ...]] = {}
     for move in rated:
@@ -216,15 +223,92 @@ def rate(
     return Rating(wins, nodes, tuple(fresh), best)
 
 
+def _is_safe_up(game: Game, move: Move) -> bool:
+    """A move up of a card whose every possible follower is up already (``tables.SAFE``): it
+    never turns a won position into a lost one (``kernels._autos``), so it is no decision."""
+    if move.dst != TO_FOUNDATION or move.src >= FOUNDATION:
+        return False
+    card = game.columns[move.src][-1]
+    return all(game.foundations[suit] >= rank for suit, rank in SAFE[game.relaxed][card])
+
+
+def _policy(game: Game, had: set[str]) -> Move | None:
+    """The fast face-up-only policy of a near-tie's play-on: a safe move up, else the move that
+    does most by the rule of thumb (a card turned up, put up, a column emptied), never back to a
+    position had; None when only moves between columns are left."""
+    best: Move | None = None
+    best_thumb = (0, 0)
+    for move in game.legal_moves():
+        if _is_safe_up(game, move):
+            return move
+        thumb = _thumb(game, move)
+        if thumb[0] > 0 and thumb > best_thumb:
+            after = game.copy()
+            after.play(move)
+            if position_key(after) not in had:
+                best, best_thumb = move, thumb
+    return best
+
+
+def _play_on(game: Game, move: Move, had: set[str], reveals: int, max_nodes: int) -> tuple[bool, int]:
+    """``move`` played in the full sample ``game``, then the face-up policy until ``reveals``
+    more cards are turned up (or it has no move), then the solver: won, and its nodes."""
+    after = game.copy()
+    after.play(move)
+    seen = set(had)
+    seen.add(position_key(after))
+    turned = 0
+    while turned < reveals and not after.is_won:
+        step = _policy(after, seen)
+        if step is None:
+            break
+        turned += 1 if after.play(step).flipped is not None else 0
+        seen.add(position_key(after))
+    result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
+    return result.verdict is Verdict.WINNABLE, result.nodes
+
+
+import os as _os  # noqa: E402  (tuning knobs, removed before merge)
+
+_MARGIN = int(_os.environ.get("HINT_MARGIN", "-1"))
+_REVEALS = int(_os.environ.get("HINT_REVEALS", "1"))
+_SAFE_FIRST = _os.environ.get("HINT_SAFE", "0") == "1"
+_STABLE = _os.environ.get("HINT_STABLE", "0") == "1"
+
+
 def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
     """The suggested next move for the player of ``game``, from the visible position only, never
     to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
     if game.is_won or not game.legal_moves():
         return Advice(None, "none")
-    rating = rate(game, seen, samples=samples, max_nodes=max_nodes)
+    seen = list(seen)
+    had = set(seen)
+    had.add(position_key(game))
+    if _SAFE_FIRST:
+        for move in _fresh(game, game.legal_moves(), seen):
+            if _is_safe_up(game, move):
+                return Advice(move, "move")
+    rating = rate(game, seen, samples=samples, max_nodes=max_nodes, stable=_STABLE)
     best = rating.best
     if best is None or (rating.won(best) == 0 and _kind(game, best) == 0):
         return Advice(None, "no_progress")
+    if _MARGIN >= 0:
+        top = rating.won(best)
+        near = [m for m in rating.fresh if top - rating.won(m) <= _MARGIN]
+        if len(near) > 1:
+            sampled = _sampled_games(game, samples, stable=_STABLE)
+            again: dict[Move, tuple[int, int]] = {}
+            for move in near:
+                won = spent = 0
+                for sample in sampled:
+                    ok, nodes = _play_on(sample, move, had, _REVEALS, max_nodes)
+                    won += ok
+                    spent += nodes
+                again[move] = (won, spent)
+            best = max(
+                near,
+                key=lambda m: (again[m][0], rating.won(m), *_thumb(game, m), -again[m][1]),
+            )
     return Advice(best, "move")
 
 
