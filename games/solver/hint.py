@@ -268,12 +268,94 @@ def _play_on(game: Game, move: Move, had: set[str], reveals: int, max_nodes: int
     return result.verdict is Verdict.WINNABLE, result.nodes
 
 
+def _quiet(game: Game, move: Move) -> bool:
+    """A move between columns that turns nothing up and can be taken back at once (its first
+    card fits where it came from: on the face-up card under it, or into the emptied column)."""
+    if move.src >= FOUNDATION or move.dst < 0:
+        return False
+    col, down = game.columns[move.src], game.down[move.src]
+    index = len(col) - 1 if move.card is None else col.index(move.card, down)
+    if down and index == down:
+        return False
+    return fits(col[index], col[index - 1] if index else None, relaxed=game.relaxed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A decision: moves that turn nothing up and can be taken back (at most one here), then one
+    that turns a card up, puts one up or down, or cannot be taken back."""
+
+    moves: tuple[Move, ...]
+    thumb: tuple[int, int]  # the rule of thumb of the last move, where it is played
+
+
+def _bare(game: Game) -> Game:
+    return Game(game.code, [list(col) for col in game.columns], list(game.down), list(game.foundations))
+
+
+def _plans(game: Game, had: set[str]) -> dict[str, _Plan]:
+    """The decisions from ``game``, one per position they lead to (two orders of the same plan
+    are one): each move that commits, and each quiet move followed by a move that commits which it
+    made possible; none passes through a position in ``had``."""
+    plans: dict[str, _Plan] = {}
+    first = game.legal_moves()
+    direct = set(first)
+    for move in first:
+        after = _bare(game)
+        after.play(move)
+        key = position_key(after)
+        if key in had:
+            continue
+        if not _quiet(game, move):
+            plans.setdefault(key, _Plan((move,), _thumb(game, move)))
+            continue
+        for then in after.legal_moves():
+            if then in direct or _quiet(after, then):
+                continue
+            last = _bare(after)
+            last.play(then)
+            end = position_key(last)
+            if end not in had and end not in plans:
+                plans[end] = _Plan((move, then), _thumb(after, then))
+    return plans
+
+
+def _play(sample: Game, moves: tuple[Move, ...]) -> Game:
+    after = _bare(sample)
+    for move in moves:
+        after.play(move)
+    return after
+
+
 import os as _os  # noqa: E402  (tuning knobs, removed before merge)
 
 _MARGIN = int(_os.environ.get("HINT_MARGIN", "-1"))
 _REVEALS = int(_os.environ.get("HINT_REVEALS", "1"))
 _SAFE_FIRST = _os.environ.get("HINT_SAFE", "0") == "1"
 _STABLE = _os.environ.get("HINT_STABLE", "0") == "1"
+_PLANS = _os.environ.get("HINT_PLANS", "0") == "1"
+
+
+def _advise_plans(game: Game, had: set[str], samples: int, max_nodes: int) -> Advice | None:
+    plans = _plans(game, had)
+    if not plans:
+        return None
+    firsts = {plan.moves[0] for plan in plans.values()}
+    if len(firsts) == 1:
+        return Advice(next(iter(firsts)), "move")
+    sampled = _sampled_games(game, samples, stable=True)
+    score: dict[str, tuple[int, int, int, int, int, str]] = {}
+    for key, plan in plans.items():
+        won = spent = 0
+        for sample in sampled:
+            result = solve(_play(sample, plan.moves), max_nodes=max_nodes, max_seconds=None, line=False)
+            won += result.verdict is Verdict.WINNABLE
+            spent += result.nodes
+        score[key] = (won, *plan.thumb, -len(plan.moves), -spent, key)
+    best = max(score, key=score.__getitem__)
+    if score[best][0] == 0 and plans[best].thumb[0] == 0:
+        return Advice(None, "no_progress")
+    return Advice(plans[best].moves[0], "move")
 
 
 def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
@@ -288,6 +370,10 @@ def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES,
         for move in _fresh(game, game.legal_moves(), seen):
             if _is_safe_up(game, move):
                 return Advice(move, "move")
+    if _PLANS:
+        advice = _advise_plans(game, had, samples, max_nodes)
+        if advice is not None:
+            return advice
     rating = rate(game, seen, samples=samples, max_nodes=max_nodes, stable=_STABLE)
     best = rating.best
     if best is None or (rating.won(best) == 0 and _kind(game, best) == 0):
