@@ -250,11 +250,12 @@ def _policy(game: Game, had: set[str]) -> Move | None:
     return best
 
 
-def _play_on(game: Game, move: Move, had: set[str], reveals: int, max_nodes: int) -> tuple[bool, int]:
+def _play_on(game: Game, move: Move | None, had: set[str], reveals: int, max_nodes: int) -> tuple[bool, int]:
     """``move`` played in the full sample ``game``, then the face-up policy until ``reveals``
     more cards are turned up (or it has no move), then the solver: won, and its nodes."""
     after = game.copy()
-    after.play(move)
+    if move is not None:
+        after.play(move)
     seen = set(had)
     seen.add(position_key(after))
     turned = 0
@@ -353,6 +354,20 @@ def _advise_plans(game: Game, had: set[str], samples: int, max_nodes: int) -> Ad
             spent += result.nodes
         score[key] = (won, *plan.thumb, -len(plan.moves), -spent, key)
     best = max(score, key=score.__getitem__)
+    top = score[best][0]
+    if _MARGIN >= 0 and 0 < top < samples:
+        near = [key for key in plans if top - score[key][0] <= _MARGIN]
+        if len(near) > 1:
+            again: dict[str, tuple[int, int]] = {}
+            for key in near:
+                won = spent = 0
+                for sample in sampled:
+                    after = _play(sample, plans[key].moves)
+                    ok, nodes = _play_on(after, None, had | {key}, _REVEALS, max_nodes)
+                    won += ok
+                    spent += nodes
+                again[key] = (won, spent)
+            best = max(near, key=lambda k: (again[k][0], *score[k][:-2], -again[k][1], k))
     if score[best][0] == 0 and plans[best].thumb[0] == 0:
         return Advice(None, "no_progress")
     return Advice(plans[best].moves[0], "move")
@@ -381,7 +396,7 @@ def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES,
     if _MARGIN >= 0:
         top = rating.won(best)
         near = [m for m in rating.fresh if top - rating.won(m) <= _MARGIN]
-        if len(near) > 1:
+        if len(near) > 1 and 0 < top < samples:
             sampled = _sampled_games(game, samples, stable=_STABLE)
             again: dict[Move, tuple[int, int]] = {}
             for move in near:
