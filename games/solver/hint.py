@@ -157,11 +157,25 @@ def _thumb(game: Game, move: Move) -> tuple[int, int]:
     return (_kind(game, move), game.down[move.src] if move.src < FOUNDATION else 0)
 
 
-def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, int, int, int]:
+import os as _tos  # noqa: E402  (tuning knob, temporary)
+
+_TIE = _tos.environ.get("HINT_TIE", "")
+
+
+def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, ...]:
     """How good a fresh move looks: the samples it keeps winnable, then (on a tie) the rule of
     thumb (a card turned up first: the next hint sees more), then the fewest nodes its samples'
     searches took (the easier wins)."""
-    return (wins, *_thumb(game, move), -nodes)
+    kind, down = _thumb(game, move)
+    if _TIE == "fewdown":
+        return (wins, kind, -down, -nodes)
+    if _TIE == "quiet":
+        return (wins, kind, int(_quiet(game, move)), down, -nodes)
+    if _TIE == "mob":
+        after = game.copy()
+        after.play(move)
+        return (wins, len(after.legal_moves()), kind, down, -nodes)
+    return (wins, kind, down, -nodes)
 
 
 @dataclass(frozen=True, slots=True)
