@@ -162,6 +162,16 @@ import os as _tos  # noqa: E402  (tuning knob, temporary)
 _TIE = _tos.environ.get("HINT_TIE", "")
 
 
+def _enables(game: Game, move: Move) -> bool:
+    """A move that can be taken back and makes possible a move that turns a card up or puts one up."""
+    if not _quiet(game, move):
+        return False
+    before = set(game.legal_moves())
+    after = game.copy()
+    after.play(move)
+    return any(m not in before and _kind(after, m) >= 2 for m in after.legal_moves())
+
+
 def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, ...]:
     """How good a fresh move looks: the samples it keeps winnable, then (on a tie) the rule of
     thumb (a card turned up first: the next hint sees more), then the fewest nodes its samples'
@@ -171,6 +181,8 @@ def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, ...]:
         return (wins, kind, -down, -nodes)
     if _TIE == "quiet":
         return (wins, kind, int(_quiet(game, move)), down, -nodes)
+    if _TIE == "qen":
+        return (wins, kind, int(_enables(game, move)), down, -nodes)
     if _TIE == "mob":
         after = game.copy()
         after.play(move)
