@@ -360,7 +360,8 @@ _MARGIN = int(_os.environ.get("HINT_MARGIN", "-1"))
 _REVEALS = int(_os.environ.get("HINT_REVEALS", "1"))
 _SAFE_FIRST = _os.environ.get("HINT_SAFE", "0") == "1"
 _STABLE = _os.environ.get("HINT_STABLE", "0") == "1"
-_PLANS = _os.environ.get("HINT_PLANS", "0") == "1"
+_PLANS = _os.environ.get("HINT_PLANS", "0") in ("1", "2")
+_STRICT = _os.environ.get("HINT_PLANS", "0") == "2"  # a plan through a quiet move only if strictly better
 
 
 def _advise_plans(game: Game, had: set[str], samples: int, max_nodes: int) -> Advice | None:
@@ -380,6 +381,10 @@ def _advise_plans(game: Game, had: set[str], samples: int, max_nodes: int) -> Ad
             spent += result.nodes
         score[key] = (won, *plan.thumb, -len(plan.moves), -spent, key)
     best = max(score, key=score.__getitem__)
+    if _STRICT and len(plans[best].moves) > 1:
+        direct = [key for key in plans if len(plans[key].moves) == 1]
+        if direct and max(score[key][0] for key in direct) >= score[best][0]:
+            best = max(direct, key=score.__getitem__)
     top = score[best][0]
     if _MARGIN >= 0 and 0 < top < samples:
         near = [key for key in plans if top - score[key][0] <= _MARGIN]
