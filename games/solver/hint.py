@@ -35,7 +35,6 @@ from games.engine.game import Game
 from games.engine.moves import FOUNDATION, TO_FOUNDATION, Move
 
 from .search import Verdict, solve
-from .tables import SAFE
 
 __all__ = [
     "HINT_NODES",
@@ -100,9 +99,7 @@ def position_key(game: Game) -> str:
     return "|".join(parts)
 
 
-def _sampled_games(
-    game: Game, samples: int, known: frozenset[int] = frozenset(), salt: str = "", *, stable: bool = False
-) -> list[Game]:
+def _sampled_games(game: Game, samples: int, known: frozenset[int] = frozenset(), salt: str = "") -> list[Game]:
     """``samples`` deals of the cards the player has not seen into the face-down places. A card
     of ``known`` that lies face down (seen before and turned down again by undo: a face-down card
     never moves) stays in its place. The seed comes from what the player sees (and knows, and the
@@ -113,9 +110,6 @@ def _sampled_games(
     kept = [[c if c in known else None for c in game.columns[i][:d]] for i, d in enumerate(down)]
     placed = {c for col in kept for c in col if c is not None}
     unseen = [c for c in range(52) if c not in seen and c not in placed]
-    if stable:
-        text = "|".join([game.rule.value, ",".join(map(str, tops)), ",".join(map(str, down))])
-        text += "|up:" + ",".join(CARD_NAMES[c] for c in sorted(seen))
     if placed:
         text += "|known:" + ",".join(CARD_NAMES[c] for c in sorted(placed))
     seed = int.from_bytes(hashlib.sha256((text + salt).encode()).digest()[:8], "big")
@@ -157,37 +151,11 @@ def _thumb(game: Game, move: Move) -> tuple[int, int]:
     return (_kind(game, move), game.down[move.src] if move.src < FOUNDATION else 0)
 
 
-import os as _tos  # noqa: E402  (tuning knob, temporary)
-
-_TIE = _tos.environ.get("HINT_TIE", "")
-
-
-def _enables(game: Game, move: Move) -> bool:
-    """A move that can be taken back and makes possible a move that turns a card up or puts one up."""
-    if not _quiet(game, move):
-        return False
-    before = set(game.legal_moves())
-    after = game.copy()
-    after.play(move)
-    return any(m not in before and _kind(after, m) >= 2 for m in after.legal_moves())
-
-
-def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, ...]:
+def _rank(game: Game, move: Move, wins: int, nodes: int) -> tuple[int, int, int, int]:
     """How good a fresh move looks: the samples it keeps winnable, then (on a tie) the rule of
     thumb (a card turned up first: the next hint sees more), then the fewest nodes its samples'
     searches took (the easier wins)."""
-    kind, down = _thumb(game, move)
-    if _TIE == "fewdown":
-        return (wins, kind, -down, -nodes)
-    if _TIE == "quiet":
-        return (wins, kind, int(_quiet(game, move)), down, -nodes)
-    if _TIE == "qen":
-        return (wins, kind, int(_enables(game, move)), down, -nodes)
-    if _TIE == "mob":
-        after = game.copy()
-        after.play(move)
-        return (wins, len(after.legal_moves()), kind, down, -nodes)
-    return (wins, kind, down, -nodes)
+    return (wins, *_thumb(game, move), -nodes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,14 +195,13 @@ def rate(
     salt: str = "",
     samples: int = HINT_SAMPLES,
     max_nodes: int = HINT_NODES,
-    stable: bool = False,
 ) -> Rating:
     """Solve every sample of the unseen cards after each fresh move of ``game`` (and after each
     move of ``also``): the hint's flat Monte-Carlo. ``known``: cards the player has seen that lie
     face down now (they stay in place in every sample); ``salt`` gives other samples."""
     fresh = _fresh(game, game.legal_moves(), seen)
     rated = list(dict.fromkeys([*fresh, *also]))
-    sampled = _sampled_games(game, samples, known, salt, stable=stable) if rated else []
+    sampled = _sampled_games(game, samples, known, salt) if rated else []
     wins: dict[Move, tuple[bool, ...]] = {}
     nodes: dict[Move, tuple[int, ...]] = {}
     for move in rated:
@@ -249,198 +216,15 @@ def rate(
     return Rating(wins, nodes, tuple(fresh), best)
 
 
-def _is_safe_up(game: Game, move: Move) -> bool:
-    """A move up of a card whose every possible follower is up already (``tables.SAFE``): it
-    never turns a won position into a lost one (``kernels._autos``), so it is no decision."""
-    if move.dst != TO_FOUNDATION or move.src >= FOUNDATION:
-        return False
-    card = game.columns[move.src][-1]
-    return all(game.foundations[suit] >= rank for suit, rank in SAFE[game.relaxed][card])
-
-
-def _policy(game: Game, had: set[str]) -> Move | None:
-    """The fast face-up-only policy of a near-tie's play-on: a safe move up, else the move that
-    does most by the rule of thumb (a card turned up, put up, a column emptied), never back to a
-    position had; None when only moves between columns are left."""
-    best: Move | None = None
-    best_thumb = (0, 0)
-    for move in game.legal_moves():
-        if _is_safe_up(game, move):
-            return move
-        thumb = _thumb(game, move)
-        if thumb[0] > 0 and thumb > best_thumb:
-            after = game.copy()
-            after.play(move)
-            if position_key(after) not in had:
-                best, best_thumb = move, thumb
-    return best
-
-
-def _play_on(game: Game, move: Move | None, had: set[str], reveals: int, max_nodes: int) -> tuple[bool, int]:
-    """``move`` played in the full sample ``game``, then the face-up policy until ``reveals``
-    more cards are turned up (or it has no move), then the solver: won, and its nodes."""
-    after = game.copy()
-    if move is not None:
-        after.play(move)
-    seen = set(had)
-    seen.add(position_key(after))
-    turned = 0
-    while turned < reveals and not after.is_won:
-        step = _policy(after, seen)
-        if step is None:
-            break
-        turned += 1 if after.play(step).flipped is not None else 0
-        seen.add(position_key(after))
-    result = solve(after, max_nodes=max_nodes, max_seconds=None, line=False)
-    return result.verdict is Verdict.WINNABLE, result.nodes
-
-
-def _quiet(game: Game, move: Move) -> bool:
-    """A move between columns that turns nothing up and can be taken back at once (its first
-    card fits where it came from: on the face-up card under it, or into the emptied column)."""
-    if move.src >= FOUNDATION or move.dst < 0:
-        return False
-    col, down = game.columns[move.src], game.down[move.src]
-    index = len(col) - 1 if move.card is None else col.index(move.card, down)
-    if down and index == down:
-        return False
-    return fits(col[index], col[index - 1] if index else None, relaxed=game.relaxed)
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A decision: moves that turn nothing up and can be taken back (at most one here), then one
-    that turns a card up, puts one up or down, or cannot be taken back."""
-
-    moves: tuple[Move, ...]
-    thumb: tuple[int, int]  # the rule of thumb of the last move, where it is played
-
-
-def _bare(game: Game) -> Game:
-    return Game(game.code, [list(col) for col in game.columns], list(game.down), list(game.foundations))
-
-
-def _plans(game: Game, had: set[str]) -> dict[str, _Plan]:
-    """The decisions from ``game``, one per position they lead to (two orders of the same plan
-    are one): each move that commits, and each quiet move followed by a move that commits which it
-    made possible; none passes through a position in ``had``."""
-    plans: dict[str, _Plan] = {}
-    first = game.legal_moves()
-    direct = set(first)
-    for move in first:
-        after = _bare(game)
-        after.play(move)
-        key = position_key(after)
-        if key in had:
-            continue
-        if not _quiet(game, move):
-            plans.setdefault(key, _Plan((move,), _thumb(game, move)))
-            continue
-        for then in after.legal_moves():
-            if then in direct or _quiet(after, then):
-                continue
-            last = _bare(after)
-            last.play(then)
-            end = position_key(last)
-            if end not in had and end not in plans:
-                plans[end] = _Plan((move, then), _thumb(after, then))
-    return plans
-
-
-def _play(sample: Game, moves: tuple[Move, ...]) -> Game:
-    after = _bare(sample)
-    for move in moves:
-        after.play(move)
-    return after
-
-
-import os as _os  # noqa: E402  (tuning knobs, removed before merge)
-
-_MARGIN = int(_os.environ.get("HINT_MARGIN", "-1"))
-_REVEALS = int(_os.environ.get("HINT_REVEALS", "1"))
-_SAFE_FIRST = _os.environ.get("HINT_SAFE", "0") == "1"
-_STABLE = _os.environ.get("HINT_STABLE", "0") == "1"
-_PLANS = _os.environ.get("HINT_PLANS", "0") in ("1", "2")
-_STRICT = _os.environ.get("HINT_PLANS", "0") == "2"  # a plan through a quiet move only if strictly better
-
-
-def _advise_plans(game: Game, had: set[str], samples: int, max_nodes: int) -> Advice | None:
-    plans = _plans(game, had)
-    if not plans:
-        return None
-    firsts = {plan.moves[0] for plan in plans.values()}
-    if len(firsts) == 1:
-        return Advice(next(iter(firsts)), "move")
-    sampled = _sampled_games(game, samples, stable=True)
-    score: dict[str, tuple[int, int, int, int, int, str]] = {}
-    for key, plan in plans.items():
-        won = spent = 0
-        for sample in sampled:
-            result = solve(_play(sample, plan.moves), max_nodes=max_nodes, max_seconds=None, line=False)
-            won += result.verdict is Verdict.WINNABLE
-            spent += result.nodes
-        score[key] = (won, *plan.thumb, -len(plan.moves), -spent, key)
-    best = max(score, key=score.__getitem__)
-    if _STRICT and len(plans[best].moves) > 1:
-        direct = [key for key in plans if len(plans[key].moves) == 1]
-        if direct and max(score[key][0] for key in direct) >= score[best][0]:
-            best = max(direct, key=score.__getitem__)
-    top = score[best][0]
-    if _MARGIN >= 0 and 0 < top < samples:
-        near = [key for key in plans if top - score[key][0] <= _MARGIN]
-        if len(near) > 1:
-            again: dict[str, tuple[int, int]] = {}
-            for key in near:
-                won = spent = 0
-                for sample in sampled:
-                    after = _play(sample, plans[key].moves)
-                    ok, nodes = _play_on(after, None, had | {key}, _REVEALS, max_nodes)
-                    won += ok
-                    spent += nodes
-                again[key] = (won, spent)
-            best = max(near, key=lambda k: (again[k][0], *score[k][:-2], -again[k][1], k))
-    if score[best][0] == 0 and plans[best].thumb[0] == 0:
-        return Advice(None, "no_progress")
-    return Advice(plans[best].moves[0], "move")
-
-
 def advise(game: Game, seen: Iterable[str] = (), *, samples: int = HINT_SAMPLES, max_nodes: int = HINT_NODES) -> Advice:
     """The suggested next move for the player of ``game``, from the visible position only, never
     to a position in ``seen`` (keys of :func:`position_key`: the positions the game had)."""
     if game.is_won or not game.legal_moves():
         return Advice(None, "none")
-    seen = list(seen)
-    had = set(seen)
-    had.add(position_key(game))
-    if _SAFE_FIRST:
-        for move in _fresh(game, game.legal_moves(), seen):
-            if _is_safe_up(game, move):
-                return Advice(move, "move")
-    if _PLANS:
-        advice = _advise_plans(game, had, samples, max_nodes)
-        if advice is not None:
-            return advice
-    rating = rate(game, seen, samples=samples, max_nodes=max_nodes, stable=_STABLE)
+    rating = rate(game, seen, samples=samples, max_nodes=max_nodes)
     best = rating.best
     if best is None or (rating.won(best) == 0 and _kind(game, best) == 0):
         return Advice(None, "no_progress")
-    if _MARGIN >= 0:
-        top = rating.won(best)
-        near = [m for m in rating.fresh if top - rating.won(m) <= _MARGIN]
-        if len(near) > 1 and 0 < top < samples:
-            sampled = _sampled_games(game, samples, stable=_STABLE)
-            again: dict[Move, tuple[int, int]] = {}
-            for move in near:
-                won = spent = 0
-                for sample in sampled:
-                    ok, nodes = _play_on(sample, move, had, _REVEALS, max_nodes)
-                    won += ok
-                    spent += nodes
-                again[move] = (won, spent)
-            best = max(
-                near,
-                key=lambda m: (again[m][0], rating.won(m), *_thumb(game, m), -again[m][1]),
-            )
     return Advice(best, "move")
 
 
