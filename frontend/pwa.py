@@ -223,7 +223,7 @@ def shell_files() -> list[str]:
     )
 
 
-def worker_config(request: HttpRequest) -> dict[str, object]:
+def worker_config() -> dict[str, object]:
     """What the service worker is told: the addresses to keep and where the rest lives."""
     precache = [{"url": static(name), "revision": _revision(name)} for name in shell_files()]
     precache.append({"url": reverse("app-offline"), "revision": _offline_revision()})
@@ -272,7 +272,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     imports.append(static("frontend/service_worker.js"))
     body = (
         "// Yukon Solitaire's service worker (frontend/pwa.py, frontend/static/frontend/service_worker.js).\n"
-        f"self.YUKON = {json.dumps(worker_config(request), separators=(',', ':'))};\n"
+        f"self.YUKON = {json.dumps(worker_config(), separators=(',', ':'))};\n"
         f"importScripts({', '.join(json.dumps(url) for url in imports)});\n"
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -30,12 +30,8 @@ precaching.precacheAndRoute(config.precache, { ignoreURLParametersMatching: [/.*
 
 const ok = new cacheableResponse.CacheableResponsePlugin({ statuses: [200] });
 // The play page is kept once, whatever game its address names (the game is found on the device).
-const onePlayPage = {
-  cacheKeyWillBeUsed: async ({ request }) => {
-    const url = new URL(request.url);
-    return url.pathname === "/" ? `${url.origin}/` : request;
-  },
-};
+const pageKey = (url) => (url.pathname === "/" ? `${url.origin}/` : url.href);
+const onePlayPage = { cacheKeyWillBeUsed: async ({ request }) => pageKey(new URL(request.url)) };
 
 // Pages (navigations): network first, the kept copy when offline.
 // (A page varies by its cookies and language; the copy kept is the last one this browser had.)
@@ -122,7 +118,7 @@ self.addEventListener("activate", (event) => {
 
 async function keepPage(url) {
   const cache = await caches.open(PAGES);
-  const key = url.pathname === "/" ? `${url.origin}/` : url.href;
+  const key = pageKey(url);
   const response = await fetch(url.href, { credentials: "same-origin" });
   if (response.ok) await cache.put(key, response);
 }
@@ -142,8 +138,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(PAGES);
-      const key = url.pathname === "/" ? `${url.origin}/` : url.href;
-      if (await cache.match(key, { ignoreVary: true })) return;
+      if (await cache.match(pageKey(url), { ignoreVary: true })) return;
       await keepPage(url);
     })().catch(() => {}),
   );
