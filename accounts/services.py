@@ -30,7 +30,7 @@ from common.errors import ApplicationError, ErrorCode
 from common.sessions import SessionStore
 from games.competition import clock
 from games.models import COUNTED_REVIEWS, DailyStartLink, Game, IdempotencyRecord, StatusChoices
-from games.services import games_claim_guest
+from games.play.services import games_claim_guest
 from social.services import account_clubs_leave
 from stats.services import daily_players_recount, daily_results_detach
 

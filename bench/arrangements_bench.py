@@ -59,7 +59,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from games import daily  # noqa: E402
+from games.competition import daily  # noqa: E402
 from games.competition.arrangements import arrangement_order  # noqa: E402
 from games.engine import Game, GameCode  # noqa: E402
 from games.solver import Verdict  # noqa: E402
@@ -95,7 +95,7 @@ class Day:
 
 class Recorder:
     """``daily_draw`` made reproducible and watched: a seeded opening and key, and each
-    certifying solve recorded (``games.daily.solve`` wrapped: the product's call, its result)."""
+    certifying solve recorded (``games.competition.daily.solve`` wrapped: the product's call, its result)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -277,7 +277,7 @@ def main() -> None:
             f"all won {spread(all_nodes)}",
             flush=True,
         )
-        # What an account is served (games.daily.daily_arrangement's formula), certified again.
+        # What an account is served (games.competition.daily.daily_arrangement's formula), certified again.
         for index in rng.sample(range(len(day.kept)), min(args.served, len(day.kept))):
             draw = list(day.kept)[index]
             par = daily.daily_certify(GameCode.from_order(arrangement_order(day.base.order, day.key, draw)))

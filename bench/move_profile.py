@@ -35,9 +35,9 @@ PARTS = {
     "    authentication (account)": r"rest_framework/views.py:perform_authentication$",
     "    CSRF check": r"accounts/authentication.py:enforce_csrf$",
     "    limits (Redis)": r"rest_framework/views.py:check_throttles$",
-    "  view: the move (service)": r"games/services.py:game_play$",
-    "    store read + write": r"games/store.py:(game_read|game_change_save)$",
-    "    engine + state": r"games/services.py:_game_apply$|games/presenters.py:game_state$",
+    "  view: the move (service)": r"games/play/services.py:game_play$",
+    "    store read + write": r"games/play/store.py:(game_read|game_change_save)$",
+    "    engine + state": r"games/play/services.py:_game_apply$|games/play/presenters.py:game_state$",
     "response render (JSON)": r"template/response.py:render$",
 }
 

@@ -1,8 +1,8 @@
-"""What the move path's own machinery saves: ``games/store.py`` and ``common/throttles.py``
+"""What the move path's own machinery saves: ``games/play/store.py`` and ``common/throttles.py``
 against the plain Django and DRF code they stand in for, in one process, per move.
 
 * the game's read and its versioned write (the row, the move log entry) through
-  :mod:`games.store` against the ORM's ``filter().first()`` and ``filter(version=).update()`` +
+  :mod:`games.play.store` against the ORM's ``filter().first()`` and ``filter(version=).update()`` +
   ``create()`` in a transaction;
 * the move's two rate limits (per player and per IP) counted together in one round trip
   (:class:`common.throttles.RateLimits`, over :mod:`common.counters`) against DRF's
@@ -66,9 +66,9 @@ def main() -> int:
     from rest_framework.throttling import SimpleRateThrottle
 
     from common import throttles
-    from games import services, store
     from games.engine import Rule
     from games.models import Game, MoveLog
+    from games.play import services, store
     from games.players import Player
 
     call_command("migrate", verbosity=0)
@@ -130,7 +130,7 @@ def main() -> int:
     cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
     print(f"path_bench: {connection.vendor}, cache {cache}, {args.times} times each (median wall ms; CPU ms per call)")
     rows = [
-        ("move read + write, games.store", store_move),
+        ("move read + write, games.play.store", store_move),
         ("move read + write, ORM", orm_move),
         ("2 rate limits, one round trip", one_round_trip),
         ("2 rate limits, DRF's throttles", drf_throttles),

@@ -278,7 +278,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
     from accounts import services as account_services
     from accounts.models import Profile
     from games.competition import clock
-    from games.daily import daily_deals_prepare
+    from games.competition.daily import daily_deals_prepare
     from games.models import DailyArrangements, DailyDeal, Game
 
     setup_test_environment()  # the test client's host name is allowed

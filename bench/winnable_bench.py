@@ -2,7 +2,7 @@
 
 Issue 50: one guest asking 30 times took the whole pool of 20 in 0.6 s and everyone else got
 ``503 winnable_not_ready``; a guest asking once a second took every refill. Now the deals stay in
-the pool and each request gets a random one its player has not had (games/winnable.py).
+the pool and each request gets a random one its player has not had (games/play/winnable.py).
 
 On PostgreSQL, through the API as browsers ask (Django's test client, a session cookie each, one
 thread per client, each client from an address of its own as behind the site's proxy), with a
@@ -78,7 +78,7 @@ def run(url: str, args: argparse.Namespace) -> int:
     from django.db import connection
     from django.test import Client
 
-    from games import winnable
+    from games.play import winnable
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()

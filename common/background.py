@@ -1,15 +1,49 @@
-"""Tasks a request asks for and must not wait for (the solver's: a daily deal's certificate, a
-game's post-mortem).
+"""Sending tasks: by name, from the services' side, without importing the task's module.
 
-Sent to the worker as usual; where Celery runs tasks eagerly (``task_always_eager``: the embedded
-defaults, ``make run``, no worker), run on a thread of their own instead of inside the request.
-Read from the task's own app, so no app needs the project's Celery module.
+Each app sends its tasks through one small module (``games/jobs.py``, ``stats/jobs.py``, ...): a
+function a task, which names it and says when it goes (:func:`task_send`). Tasks import services
+and services send tasks by name, so no import goes both ways (tests/site/test_layers.py).
+
+Some tasks a request asks for must not wait for (the solver's: a daily deal's certificate, a
+game's post-mortem): sent to the worker as usual, but where Celery runs tasks eagerly
+(``task_always_eager``: the embedded defaults, ``make run``, no worker) run on a thread of their
+own instead of inside the request (:func:`task_send_apart`). Read from the task's own app, so no
+app needs the project's Celery module.
 """
 
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any
+
+from celery import current_app
+from django.db import transaction
+
+
+def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = True) -> None:
+    """Send the task registered as ``name`` with ``args``: once the current transaction commits
+    (at once outside one; the write is kept whatever the sending does), or at once
+    (``after_commit=False``: a read asked for it, there is no write to wait for). ``apart``: a
+    task the request must not wait for even with eager tasks (:func:`task_send_apart`)."""
+    send = partial(_send, name, args, apart)
+    if after_commit:
+        transaction.on_commit(send, robust=True)
+    else:
+        send()
+
+
+def task_named(name: str) -> Any:
+    """The task registered as ``name`` (every app's ``tasks`` module is imported when Django starts)."""
+    return current_app.tasks[name]
+
+
+def _send(name: str, args: tuple[Any, ...], apart: bool) -> None:
+    task = task_named(name)
+    if apart:
+        task_send_apart(task, *args)
+    else:
+        task.delay(*args)
 
 
 def task_send_apart(task: Any, *args: Any) -> None:

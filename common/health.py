@@ -2,7 +2,7 @@
 
 ``/healthz``: the process answers (no dependency is touched).
 ``/readyz``: the database and (when configured) Redis answer, and today's daily deal is ready
-(certified by the solver, games/daily.py): dated for today, or a certified spare that the first
+(certified by the solver, games/competition/daily.py): dated for today, or a certified spare that the first
 request of the day takes with one UPDATE. 503 with what is missing otherwise. The answer names
 only checks and their states, never a deal, a code or a setting.
 Both answer GET and HEAD (a probe may send either).

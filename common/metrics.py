@@ -133,7 +133,7 @@ class MetricsMiddleware:
 
 
 def move_played(*, rule: str, undo: bool, won: bool) -> None:
-    """A move or an undo was committed (``games.services``)."""
+    """A move or an undo was committed (``games.play.services``)."""
     kind = "undo" if undo else "move"
     series = _move_series.get((rule, kind))
     if series is None:

@@ -33,10 +33,10 @@ from accounts.models import SETTING_DEFAULTS
 from accounts.services import player_me, user_language_set
 from common.errors import ApplicationError
 from common.throttles import page_wait
-from games.api import player_of
 from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
-from games.replay import replay_game
+from games.help.replay import replay_game
+from games.play.api import player_of
 from stats.selectors import daily_summary, user_by_username
 from stats.standing import BARS
 

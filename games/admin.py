@@ -39,12 +39,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from common.background import task_send_apart
-
-from .competition import attempt, clock, probes
-from .competition.attempt import HoldReason
-from .competition.links import linked_users
-from .competition.suspects import Pace, by_hand
-from .models import (
+from games.competition import attempt, clock, probes
+from games.competition.attempt import HoldReason
+from games.competition.links import linked_users
+from games.competition.suspects import Pace, by_hand
+from games.models import (
     ClairvoyanceReport,
     DailyDeal,
     DailySuspect,
@@ -54,8 +53,8 @@ from .models import (
     ReviewChoices,
     StatusChoices,
 )
-from .movelog import moves_read
-from .tasks import clairvoyance_check
+from games.movelog import moves_read
+from games.tasks import clairvoyance_check
 
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
 REVIEW_PERMISSION = "games.review_game"

@@ -12,8 +12,7 @@ class GamesConfig(AppConfig):
         /metrics what the games know (games/observability.py)."""
         from common.health import readiness_check_register
         from common.metrics import scraped_register
-
-        from . import observability, tasks  # noqa: F401
+        from games import observability, tasks  # noqa: F401
 
         readiness_check_register("daily_deal", observability.daily_deal_readiness)
         scraped_register(observability.scraped_metrics)

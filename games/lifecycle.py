@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from .models import Game, MoveLog, StatusChoices
+from games.models import Game, MoveLog, StatusChoices
 
 BATCH = 500
 #: A guest's game is never removed in its first day, whatever its session looks like (a session

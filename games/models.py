@@ -1,7 +1,7 @@
 """Games, their move logs and the records that make move requests idempotent.
 
 The engine's full state (face-down cards included) lives in ``Game.state`` and never leaves
-the server; what a player sees is built from it by :mod:`games.presenters`.
+the server; what a player sees is built from it by :mod:`games.play.presenters`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class ReviewChoices(models.TextChoices):
 
 
 class DealVerdictChoices(models.TextChoices):
-    """The solver's verdict on a game's deal (games.winnable); blank while it is being decided."""
+    """The solver's verdict on a game's deal (games.play.winnable); blank while it is being decided."""
 
     DECIDING = "", "being decided"
     YES = "yes", "winnable"
@@ -93,7 +93,7 @@ class Game(models.Model):
     # when a whole window was first played at a machine's pace (null: never).
     pace_window_at = models.DateTimeField(null=True, blank=True)
     machine_pace_at = models.DateTimeField(null=True, blank=True)
-    # The move counter before the player's finish (games.services.game_finish; null: none): the
+    # The move counter before the player's finish (games.play.services.game_finish; null: none): the
     # log's entries after it are the finish's, which the pace checks leave out (docs/fair-play.md).
     finish_from = models.PositiveIntegerField(null=True, blank=True)
     # The account was deleted after the day closed: the game and its log stay, without an owner,
@@ -106,14 +106,14 @@ class Game(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_ms = models.PositiveBigIntegerField(default=0, db_default=0)
     # The solver's verdict on the game's deal, decided by the worker as the game is dealt
-    # (games.winnable): "" until then, "yes", "no", or "unknown" (its budget ran out first).
+    # (games.play.winnable): "" until then, "yes", "no", or "unknown" (its budget ran out first).
     deal_verdict = models.CharField(
         max_length=8, choices=DealVerdictChoices.choices, blank=True, default="", db_default=""
     )
     # Dealt from the pool of deals the solver certified winnable (the new game's "winnable deals only").
     winnable_deal = models.BooleanField(default=False, db_default=False)
     # Moves of it were played on the device without the network and sent as a batch
-    # (games.services.game_batch): the server replayed them, but its clock was the device's, so
+    # (games.play.services.game_batch): the server replayed them, but its clock was the device's, so
     # its time is no best (docs/statistics.md, "Played offline").
     played_offline = models.BooleanField(default=False, db_default=False)
 
@@ -212,7 +212,7 @@ class DailyDeal(models.Model):
     # When its day's close ran to its end (``games.competition.attempt.day_close``): the open
     # attempts closed, the suspects marked, the day's wins checked again. Null: not yet.
     closed_at = models.DateTimeField(null=True, blank=True)
-    # Moves of a known solution, from ``games.daily.daily_certify`` (null: not certified); of a deal
+    # Moves of a known solution, from ``games.competition.daily.daily_certify`` (null: not certified); of a deal
     # with arrangements, the median of theirs (its ``code`` is an arrangement with that par).
     solution_length = models.PositiveIntegerField(null=True, blank=True)
     # How many arrangements of the face-down cards it has (docs/daily.md): 0 for the days before
@@ -328,7 +328,7 @@ class MoveLog(models.Model):
     # move: docs/capacity.md). No foreign key constraint in the database either: its
     # check locks the game's row on every insert, a WAL record of its own (55 bytes a move,
     # bench/storage_bench.py); the game's row was just written by the same statement
-    # (games.store), and a game's deletion takes its log with it (Django's cascade).
+    # (games.play.store), and a game's deletion takes its log with it (Django's cascade).
     pk = models.CompositePrimaryKey("game", "seq")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False, db_constraint=False)
     seq = models.PositiveIntegerField()
@@ -361,7 +361,7 @@ class PackedLog(models.Model):
 
 
 class WinnableDeal(models.Model):
-    """A deal of the pool that "winnable deals only" deals from (games.winnable): a random game code
+    """A deal of the pool that "winnable deals only" deals from (games.play.winnable): a random game code
     the solver won, dealt again and again (each time to a player who has not had it, while there
     is one). The worker grows the pool to ``WINNABLE_POOL_SIZE`` of each rule."""
 
@@ -396,7 +396,7 @@ class IdempotencyRecord(models.Model):
 
 
 class GamePostMortem(models.Model):
-    """A solver's post-mortem of a finished game (``games.postmortem``), for its first ``moves``
+    """A solver's post-mortem of a finished game (``games.help.postmortem``), for its first ``moves``
     log entries. Seqs are move counters: position ``n`` is the one after the ``n``-th entry."""
 
     class Verdicts(models.TextChoices):

@@ -2,7 +2,7 @@
 
 While a game is played, each accepted move (or take-back) is a row of :class:`~games.models.MoveLog`
 (its text, points, the card it turned up, its step back for an undo, its time): a move adds one row
-in the same statement that updates the game (:mod:`games.store`), and an undo reads one step back.
+in the same statement that updates the game (:mod:`games.play.store`), and an undo reads one step back.
 Once the game is won nothing changes it any more, and its rows are packed into one
 :class:`~games.models.PackedLog` (:func:`log_pack`): the move texts and their times, compressed,
 about 5 bytes a move instead of about 200 (docs/capacity.md). What the rows held beside them
@@ -28,9 +28,9 @@ from typing import Any, NamedTuple, TypeVar
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
-from .engine import Game as EngineGame
-from .engine import replay
-from .models import Game, MoveLog, PackedLog, StatusChoices
+from games.engine import Game as EngineGame
+from games.engine import replay
+from games.models import Game, MoveLog, PackedLog, StatusChoices
 
 __all__ = [
     "LogEntry",

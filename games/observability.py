@@ -11,9 +11,8 @@ from django.db.models import Count, Q
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from common.dependencies import DEPENDENCY_ERRORS
-
-from .competition import clock
-from .models import DailyDeal, Game, ReviewChoices, StatusChoices
+from games.competition import clock
+from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
 
 logger = logging.getLogger(__name__)
 

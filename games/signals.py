@@ -3,7 +3,7 @@
 ``stats`` listens (the personal bests and the daily boards, connected in its ``AppConfig.ready``);
 ``games`` imports none of the apps that listen, so dependencies point one way, and sends no
 event to itself: its own reactions are its own tasks (a ranked win's review,
-:mod:`games.services` sends it on the win's commit). The signal carries ids only, as the tasks
+:mod:`games.play.services` sends it on the win's commit). The signal carries ids only, as the tasks
 a receiver sends do. It goes out with ``on_commit(robust=True)``: the write is committed whatever
 a receiver (or the broker behind it) does; the stats beat tasks repair what a lost event missed.
 """
@@ -15,7 +15,7 @@ from functools import partial
 from django.db import transaction
 from django.dispatch import Signal
 
-from .models import Game
+from games.models import Game
 
 #: What won games of an account count for changed (``game_ids``: list of str); stats records
 #: each game's personal bests and its place on its day's board. Sent when a game is won that

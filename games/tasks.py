@@ -1,5 +1,5 @@
 """Celery tasks of the games app: thin, idempotent, calling services. The daily deals' task
-lives with the daily deal (:func:`games.daily.daily_deals_prepare_task`), imported here for the
+lives with the daily deal (:func:`games.competition.daily.daily_deals_prepare_task`), imported here for the
 worker's autodiscovery.
 
 Delivery is at least once (late acknowledgement, re-queued when a worker dies, see
@@ -16,10 +16,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from common.retries import RETRY
-
-from . import lifecycle, movelog, postmortem, services, winnable
-from .competition import attempt, links, suspects
-from .daily import daily_deals_prepare_task
+from games import lifecycle, movelog
+from games.competition import attempt, links, suspects
+from games.competition.daily import daily_deals_prepare_task
+from games.help import postmortem
+from games.play import services, winnable
 
 __all__ = [
     "clairvoyance_check",
@@ -89,7 +90,7 @@ def daily_attempts_close() -> None:
 def ranked_win_review(game_id: str) -> None:
     """A ranked attempt was won: replay and time it (pending → verified | held | invalid); the
     verdict goes out as the event ``results_changed`` (stats: the bests and the board). Sent on
-    the win's commit (:mod:`games.services`), not through an event of games to itself."""
+    the win's commit (:mod:`games.play.services`), not through an event of games to itself."""
     attempt.attempt_review(game_id=game_id)
 
 
@@ -124,7 +125,7 @@ def postmortems_pending() -> None:
 @shared_task(name="games.winnable_decide", **RETRY)
 def winnable_decide(game_id: str, moves: int, scope: str = "") -> None:
     """A game was dealt (``moves`` 0), or "still winnable?" could not settle its position in the
-    request: the solver decides it, and the verdict is kept (:mod:`games.winnable`; idempotent)."""
+    request: the solver decides it, and the verdict is kept (:mod:`games.play.winnable`; idempotent)."""
     winnable.decide(game_id=game_id, moves=moves, scope=scope)
 
 

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import api, assist_api, export_api, replay_api
+from games.help import assist_api, replay_api
+from games.play import api, export_api
 
 urlpatterns = [
     path("games", api.GameListCreateApi.as_view(), name="games"),
-    path("games/export", export_api.GameExportApi.as_view(), name="games-export"),
+    path("games/play/export", export_api.GameExportApi.as_view(), name="games-export"),
     path("games/offline", api.GameOfflineApi.as_view(), name="games-offline"),
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),

@@ -18,10 +18,10 @@ from common.db import from_replica
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import error_responses
 from common.throttles import limits
-from games.api import player_of
 from games.competition import clock
-from games.daily import daily_deal_today, daily_published
+from games.competition.daily import daily_deal_today, daily_published
 from games.models import DailyDeal
+from games.play.api import player_of
 from games.players import Player
 
 from . import selectors

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from games.competition import attempt, clock
-from games.daily import daily_published
+from games.competition.daily import daily_published
 from games.models import DailyDeal, Game
 
 from .models import DailyBucket, DailyResult

@@ -62,7 +62,7 @@ class DailyResult(models.Model):
     score = models.PositiveIntegerField()
     finished_at = models.DateTimeField()
     rank = models.PositiveIntegerField(null=True, blank=True)
-    # The server replayed the game's log and it reproduced the win (games.selectors.replay_verified),
+    # The server replayed the game's log and it reproduced the win (games.play.selectors.replay_verified),
     # kept here by the board's tasks so that the board reads it without the game row.
     verified = models.BooleanField(default=False, db_default=False)
     # On the public board (docs/daily.md, "Who is on the public board"): the account was established

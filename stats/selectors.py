@@ -24,10 +24,10 @@ from common.errors import ApplicationError, ErrorCode
 from common.usernames import username_stored
 from games.competition import attempt, clock
 from games.engine.game import CLEAN_WIN_SCORE
+from games.help.replay import PUBLIC_TOP
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices, played_ms
+from games.play.selectors import BESTS_COUNT, counted_ranked_wins, deal_seen_before
 from games.players import Player
-from games.replay import PUBLIC_TOP
-from games.selectors import BESTS_COUNT, counted_ranked_wins, deal_seen_before
 
 from .established import days_to_wait
 from .models import DailyBucket, DailyResult, PersonalBest

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import ReviewChoices, RuleChoices
-from games.serializers import AttemptSerializer
+from games.play.serializers import AttemptSerializer
 
 
 class DailyAttemptSerializer(AttemptSerializer):

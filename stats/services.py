@@ -33,7 +33,7 @@ from django.utils import timezone
 from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.models import COUNTED_REVIEWS, DailyDeal, Game, StatusChoices
-from games.selectors import counted_ranked_wins, deal_seen_before, replay_verified
+from games.play.selectors import counted_ranked_wins, deal_seen_before, replay_verified
 
 from . import standing
 from .established import established, established_sql

@@ -32,7 +32,7 @@ from django.db.models.functions import Least
 from games.competition import attempt as attempts
 from games.competition import clock
 from games.models import DailyDeal, Game, ReviewChoices, StatusChoices
-from games.selectors import counted_ranked_wins
+from games.play.selectors import counted_ranked_wins
 
 from .models import DailyBucket, DailyResult
 

@@ -18,7 +18,7 @@ from common.pagination import PagePagination
 from common.serializers import error_responses
 from games.competition import clock
 from games.competition.attempt import attempt_fields
-from games.serializers import AttemptSerializer
+from games.play.serializers import AttemptSerializer
 
 from . import archive, standing
 from .api import DAY_PARAMETER, day_parse, deal_of_day

@@ -111,7 +111,7 @@ def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     defaults, the worker with Redis): in tests it is only recorded, so that no solver runs beside
     the test and no worker writes deals into the test's database."""
     asked: list[str] = []
-    monkeypatch.setattr("games.daily.prepare_dispatch", lambda: asked.append("daily_deals_prepare"))
+    monkeypatch.setattr("games.competition.daily.prepare_dispatch", lambda: asked.append("daily_deals_prepare"))
     return asked
 
 
@@ -119,11 +119,11 @@ def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def winnable_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """A dealt game asks the worker to decide its deal, "still winnable?" may ask it to decide a
     position, and a deal taken from the winnable pool asks for the pool to be topped up
-    (games/winnable.py): in tests these are only recorded (the tests call the tasks' work
+    (games/play/winnable.py): in tests these are only recorded (the tests call the tasks' work
     themselves), so that no solver runs beside the test."""
     asked: list[tuple[Any, ...]] = []
-    monkeypatch.setattr("games.winnable.decide_dispatch", lambda *args: asked.append(("decide", *args)))
-    monkeypatch.setattr("games.winnable.fill_dispatch", lambda: asked.append(("fill",)))
+    monkeypatch.setattr("games.play.winnable.decide_dispatch", lambda *args: asked.append(("decide", *args)))
+    monkeypatch.setattr("games.play.winnable.fill_dispatch", lambda: asked.append(("fill",)))
     return asked
 
 

@@ -252,7 +252,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Today's and the next days' deals, certified by the solver ahead of time, and a few spares:
     # no request ever waits for the solver.
     "daily-deals": {"task": "games.daily_deals_prepare", "schedule": 600.0},
-    # The pool of certified winnable deals that "winnable deals only" deals from (games/winnable.py).
+    # The pool of certified winnable deals that "winnable deals only" deals from (games/play/winnable.py).
     "winnable-deals": {"task": "games.winnable_deals_fill", "schedule": 60.0},
     # Safety net behind the per-game tasks: rebuild yesterday's and today's boards.
     "daily-boards": {
@@ -294,7 +294,7 @@ SESSIONS_ENDED_KEEP_DAYS = int(os.environ.get("SESSIONS_ENDED_KEEP_DAYS", "7"))
 IDLE_GAMES_DAYS = int(os.environ.get("IDLE_GAMES_DAYS", "90"))
 IDLE_GAMES_WARN_DAYS = int(os.environ.get("IDLE_GAMES_WARN_DAYS", "14"))
 
-# -- the daily deal (games/daily.py) ------------------------------------------------------------
+# -- the daily deal (games/competition/daily.py) ------------------------------------------------------------
 # One opening and DAILY_ARRANGEMENTS arrangements of its face-down cards a day (docs/daily.md),
 # each certified winnable by the solver before it is used, within DAILY_CERTIFY_NODES nodes (and
 # DAILY_CERTIFY_SECONDS of CPU; an arrangement the solver cannot settle so quickly is not used), and
@@ -312,7 +312,7 @@ BOARD_ESTABLISHED_DAYS = int(os.environ.get("BOARD_ESTABLISHED_DAYS", "1"))
 # Days after today whose deals are ready, and spare certified deals kept besides.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "1"))
 DAILY_SPARE_DEALS = int(os.environ.get("DAILY_SPARE_DEALS", "3"))
-# -- "still winnable?" and winnable deals (games/winnable.py) -----------------------------------
+# -- "still winnable?" and winnable deals (games/play/winnable.py) -----------------------------------
 # CPU seconds the worker's solver has for deciding a game's deal as it is dealt, or a position the
 # request's small budget could not settle (then the answer is "unknown" after all).
 WINNABLE_DECIDE_SECONDS = float(os.environ.get("WINNABLE_DECIDE_SECONDS", "3"))
@@ -350,7 +350,7 @@ FAIRPLAY_PROBE_DAYS = int(os.environ.get("FAIRPLAY_PROBE_DAYS", "3"))
 FAIRPLAY_PROBE_WINDOW_DAYS = int(os.environ.get("FAIRPLAY_PROBE_WINDOW_DAYS", "14"))
 # A held win's player is told staff look at it within this many hours of its day's close.
 FAIRPLAY_REVIEW_HOURS = int(os.environ.get("FAIRPLAY_REVIEW_HOURS", "24"))
-# The post-mortem of a finished game (games/postmortem.py): the solver's node budget per position
+# The post-mortem of a finished game (games/help/postmortem.py): the solver's node budget per position
 # (about 0.1 s of CPU) and the most positions it is asked about per game.
 POSTMORTEM_NODES = int(os.environ.get("POSTMORTEM_NODES", "100000"))
 POSTMORTEM_MAX_SOLVES = int(os.environ.get("POSTMORTEM_MAX_SOLVES", "24"))

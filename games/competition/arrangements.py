@@ -2,7 +2,7 @@
 
 A day's deal is an *opening* — the 31 face-up cards in their places, the same for everyone — and K
 *arrangements* of the 21 face-down cards under it. Each arrangement is a full deal (a version-2
-code), certified winnable before its day (:mod:`games.daily`). Which arrangement an account gets
+code), certified winnable before its day (:mod:`games.competition.daily`). Which arrangement an account gets
 is a keyed hash of the day's secret key and the account: the same on every device and reload,
 unknowable without the key, not chosen by the player. So what one account turns up tells another
 nothing, unless both happen to hold the same one of K (docs/fair-play.md, "Scouting priced out").

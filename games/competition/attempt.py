@@ -46,14 +46,13 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.competition import clairvoyance, clock, probes, suspects
+from games.competition.suspects import Pace
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
-
-from ..models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
-from ..movelog import Played, moves_read
-from ..signals import results_changed_send
-from . import clairvoyance, clock, probes, suspects
-from .suspects import Pace
+from games.models import COUNTED_REVIEWS, ClairvoyanceReport, DailyDeal, Game, ReviewChoices, StatusChoices
+from games.movelog import Played, moves_read
+from games.signals import results_changed_send
 
 
 class AttemptState(StrEnum):
@@ -257,7 +256,7 @@ def _change_one(game_id: Any, *, source: AttemptState, target: AttemptState, **f
 
 
 # -- open → closed, open → pending: on the move's path, in memory, no query -------------------------
-# (the row is written with the move's own versioned update, games.store: the table is checked here too)
+# (the row is written with the move's own versioned update, games.play.store: the table is checked here too)
 
 
 def attempt_close(game: Game, *, now: datetime) -> list[str]:

@@ -20,8 +20,7 @@ from django.db.models import Q
 
 from common.devices import device_of
 from common.requests import client_address
-
-from ..models import DailyStartLink, Game
+from games.models import DailyStartLink, Game
 
 LINKED = "linked"
 

@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from ..models import Game, StatusChoices
+from games.models import Game, StatusChoices
 
 
 def _left(day: date) -> Any:

@@ -26,9 +26,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Q
 
-from ..models import DailyStartLink, DailySuspect, Game
-from ..movelog import moves_read
-from . import clock
+from games.competition import clock
+from games.models import DailyStartLink, DailySuspect, Game
+from games.movelog import moves_read
 
 
 class _Logged(Protocol):

@@ -5,7 +5,7 @@ undo stack are written to their log entries, and its state is written again with
 Safe on a live database: in batches of games, each batch in a transaction of its own, each game
 only if nobody moved meanwhile (its ``version``); a game a move changed during the batch, or one
 an older process wrote afterwards, is converted by its next move instead
-(``games.services``, with the same function: :func:`games.history.history_to_log`). Won games
+(``games.play.services``, with the same function: :func:`games.history.history_to_log`). Won games
 keep their states (no undo is left to them)."""
 
 from django.db import migrations

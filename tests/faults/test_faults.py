@@ -33,7 +33,7 @@ NEAR_WIN = """
 import json
 from django.contrib.auth import get_user_model
 from games.players import Player
-from games.services import game_start
+from games.play.services import game_start
 from tests.stats.helpers import play_all_but_the_last
 
 games = []

@@ -26,7 +26,7 @@ import json
 from django.contrib.auth import get_user_model
 from games.engine import Game, GameCode
 from games.players import Player
-from games.services import game_start
+from games.play.services import game_start
 from tests.stats.helpers import winning_line
 
 games = []

@@ -16,8 +16,8 @@ from common.sessions import SessionStore
 from games.competition import clock
 from games.engine import Game as EngineGame
 from games.models import Game
+from games.play.services import game_play
 from games.players import Player
-from games.services import game_play
 from stats import services as stats_services
 from tests import factories
 from tests.frontend.conftest import DESKTOP, PHONE

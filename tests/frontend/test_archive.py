@@ -14,7 +14,7 @@ from games.competition.clock import day_end
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move
 from games.models import DailyDeal, Game
-from games.presenters import move_fields
+from games.play.presenters import move_fields
 from stats import tasks
 from tests import factories
 from tests.games.test_assist_api import V2_OF_AAAAAAB

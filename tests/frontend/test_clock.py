@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from games import services, winnable
 from games.competition import clock
 from games.models import Game, WinnableDeal
+from games.play import services, winnable
 from games.players import Player
 from tests import factories
 
@@ -213,7 +213,7 @@ def test_winnable_deals_only_deals_from_the_pool_and_says_so(new_page: Any, sett
 
 
 def test_still_winnable_says_deciding_until_the_worker_has_decided(page: Any, monkeypatch: Any) -> None:
-    monkeypatch.setattr("games.assist.still_winnable", lambda engine: "unknown")  # a hard position
+    monkeypatch.setattr("games.help.assist.still_winnable", lambda engine: "unknown")  # a hard position
     open_deal(page, "YU1-C-AAAAAAB")
     game_id = server_state(page)["id"]
 

@@ -15,8 +15,8 @@ from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import Game, StatusChoices
+from games.play.services import game_play
 from games.players import Player
-from games.services import game_play
 from tests import factories
 
 from .conftest import PHONE

@@ -15,7 +15,7 @@ from rest_framework.exceptions import ValidationError
 
 from common.errors import ApplicationError
 from games.engine import BadMove, Move
-from games.serializers import MovePlaySerializer, UndoSerializer, move_play_input, seq_input
+from games.play.serializers import MovePlaySerializer, UndoSerializer, move_play_input, seq_input
 
 
 def _by_serializer(data: Any) -> tuple[Move, int | None] | str:

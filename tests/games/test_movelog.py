@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from games import movelog
 from games.competition import clock
 from games.engine import Game as EngineGame
+from games.help.replay import replay_body
 from games.models import Game, MoveLog, PackedLog, StatusChoices
-from games.replay import replay_body
 from games.tasks import logs_pack_pending
 from tests import factories
 from tests.stats.helpers import deal, win_as_a_human, winning_line
@@ -47,7 +47,7 @@ def won_with_rows(owner: Any, *, undo_at: int = 5) -> Game:
 
 
 def exported(client: Any) -> list[dict[str, Any]]:
-    response = client.get("/api/v1/games/export")
+    response = client.get("/api/v1/games/play/export")
     return [json.loads(line) for line in b"".join(response.streaming_content).decode().splitlines()]
 
 
@@ -63,7 +63,7 @@ def every_reading(game: Game, client: Any) -> dict[str, Any]:
 
 
 def test_a_packed_log_reads_as_its_rows_did_everywhere(account: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.replay.postmortem_dispatch", lambda game_id: None)  # the solver: not here
+    monkeypatch.setattr("games.help.replay.postmortem_dispatch", lambda game_id: None)  # the solver: not here
     game = won_with_rows(account)
     client = factories.token_client(account)
     before = every_reading(game, client)

@@ -8,9 +8,9 @@ import pytest
 from django.db import OperationalError
 from rest_framework.test import APIClient
 
-from games import services
 from games.engine import Game as EngineGame
 from games.models import Game, MoveLog
+from games.play import services
 from tests import factories
 from tests.support import assert_error
 

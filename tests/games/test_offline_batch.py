@@ -270,7 +270,7 @@ def test_the_list_and_the_export_say_which_games_were_played_offline(player, gam
 
     listed = player.get("/api/v1/games").json()["results"]
     assert [g["played_offline"] for g in listed] == [True]
-    exported = player.get("/api/v1/games/export?format=ndjson")
+    exported = player.get("/api/v1/games/play/export?format=ndjson")
     assert b'"played_offline":true' in b"".join(exported.streaming_content)
 
 
@@ -426,7 +426,7 @@ def test_no_batch_body_makes_the_server_fail(player, game, body, offline):
 
 
 def test_a_long_batch_is_written_whole_as_the_engine_plays_it(player, game):
-    entries = line(moves=150)  # (more log entries than PostgreSQL's one statement takes: games.store)
+    entries = line(moves=150)  # (more log entries than PostgreSQL's one statement takes: games.play.store)
 
     state = player.post(batch_url(game["id"]), {"seq": 0, "moves": entries, "elapsed_ms": 1}, format="json").json()
 

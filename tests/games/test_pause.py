@@ -76,7 +76,7 @@ def test_a_paused_game_takes_no_move_undo_or_help_until_it_resumes(player):
 def test_a_move_read_before_the_pause_is_refused_as_it_is_written(player, account, monkeypatch):
     """The pause raises the game's version: a move that read the game before it is written against
     the old version, reads again and finds the game paused."""
-    from games import services, store
+    from games.play import services, store
 
     game = factories.game(owner=account)
     real_read = store.game_read

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import postmortem
 from games.competition import clock
 from games.engine import CARD_NAMES, HIDDEN, Move
 from games.engine import Game as EngineGame
+from games.help import postmortem
 from games.models import MoveLog
 from tests import factories
 from tests.games.test_postmortem import LOST_CODE, LOST_LOG, WON_CODE
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def dispatched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The post-mortems a replay asks for (only recorded: no solver beside the test)."""
     asked: list[str] = []
-    monkeypatch.setattr("games.replay.postmortem_dispatch", asked.append)
+    monkeypatch.setattr("games.help.replay.postmortem_dispatch", asked.append)
     return asked
 
 

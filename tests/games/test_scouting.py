@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from games import daily
-from games.competition import clock
+from games.competition import clock, daily
 from games.competition.arrangements import FACE_DOWN, arrangement_index
 from games.engine import GameCode
 from games.engine.cards import CARD_NAMES

@@ -9,7 +9,7 @@ from django.db import connection
 from games.models import Game, MoveLog
 from tests import factories
 
-# What a move or an undo changes in the game's row (games.services._game_apply, attempt_pace).
+# What a move or an undo changes in the game's row (games.play.services._game_apply, attempt_pace).
 PER_MOVE_FIELDS = {"state", "score", "moves", "version", "pace_window_at"}
 
 

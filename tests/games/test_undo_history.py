@@ -11,10 +11,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from common.errors import ApplicationError, ErrorCode
-from games import services
 from games.engine import UNDO_LIMIT, GameCode
 from games.engine import Game as EngineGame
 from games.models import Game, MoveLog
+from games.play import services
 from games.players import Player
 from tests import factories
 from tests.support import older_state

@@ -1,4 +1,4 @@
-"""Winnability decided by the worker (issue 41, games/winnable.py): a dealt game's deal, a position the
+"""Winnability decided by the worker (issue 41, games/play/winnable.py): a dealt game's deal, a position the
 request's budget cannot settle ("deciding" meanwhile), and the pool that "winnable deals only" deals from."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games import winnable
 from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.models import DailyDeal, Game, WinnableDeal
+from games.play import winnable
 from games.solver import Verdict, solve
 from tests import factories
 from tests.support import assert_error
@@ -33,7 +33,7 @@ def undecided_in_the_request(monkeypatch):
         runs.append(engine.moves)
         return "unknown"
 
-    monkeypatch.setattr("games.assist.still_winnable", quick)
+    monkeypatch.setattr("games.help.assist.still_winnable", quick)
     return runs
 
 
@@ -45,7 +45,7 @@ def test_the_pool_fills_with_deals_the_solver_won_and_a_second_run_draws_nothing
         assert solve(EngineGame.new(code), max_seconds=5, max_nodes=None).verdict is Verdict.WINNABLE
 
     drawn = []
-    monkeypatch.setattr("games.winnable._solve", lambda *args: drawn.append(args) or "yes")
+    monkeypatch.setattr("games.play.winnable._solve", lambda *args: drawn.append(args) or "yes")
     assert winnable.winnable_deals_fill() == {"classic": 3, "relaxed": 3}
     assert drawn == [] and WinnableDeal.objects.count() == 6
 

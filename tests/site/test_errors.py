@@ -17,7 +17,7 @@ def test_an_unexpected_exception_is_a_json_500_without_details(player, settings,
     def broken(**kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("games.selectors.game_list", broken)
+    monkeypatch.setattr("games.play.selectors.game_list", broken)
 
     body = assert_error(player.get("/api/v1/games", HTTP_ACCEPT_LANGUAGE="en"), 500, "server_error")
     assert "secret" not in body["detail"]

@@ -26,14 +26,15 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import presenters, selectors, signals
+from games import signals
 from games import tasks as games_tasks
-from games.api import outcome_state
 from games.competition import clock
 from games.engine import Game as EngineGame
 from games.models import DailyDeal, Game
 from games.movelog import LogEntry
-from games.services import MoveOutcome
+from games.play import presenters, selectors
+from games.play.api import outcome_state
+from games.play.services import MoveOutcome
 from stats import tasks as stats_tasks
 from tests import factories
 
@@ -141,7 +142,12 @@ def test_the_scan_sees_late_relative_and_named_imports() -> None:
 @pytest.mark.parametrize(
     ("source", "module", "package", "offending"),
     [
-        ("def f():\n    from yukon_site.celery import app\n", "games.daily", "games", ["yukon_site.celery"]),
+        (
+            "def f():\n    from yukon_site.celery import app\n",
+            "games.competition.daily",
+            "games",
+            ["yukon_site.celery"],
+        ),
         ("from stats.tasks import x\n", "games.signals", "games", ["stats.tasks"]),
         ("from accounts.models import ApiToken\n", "common.auth", "common", ["accounts.models"]),
         ("from ..models import Game\n", "games.engine.game", "games.engine", ["games.models"]),
@@ -234,9 +240,15 @@ def _subclasses(cls: type) -> list[type]:
 
 
 #: The modules that touch the move log's rows: the model, the one reader of both forms
-#: (games.movelog), the move's write (games.store, games.services: the log entry, an undo's step),
+#: (games.movelog), the move's write (games.play.store, games.play.services: the log entry, an undo's step),
 #: and what only concerns games in play (the undo history's move into the log, idle games' last move).
-MOVE_LOG_ROWS = {"games/models.py", "games/movelog.py", "games/store.py", "games/services.py", "games/history.py"}
+MOVE_LOG_ROWS = {
+    "games/models.py",
+    "games/movelog.py",
+    "games/play/store.py",
+    "games/play/services.py",
+    "games/history.py",
+}
 MOVE_LOG_ROWS |= {"games/lifecycle.py"}
 
 

@@ -47,7 +47,7 @@ from accounts.models import ApiToken, token_hash
 from common.errors import ErrorCode
 from common.sessions import SessionStore
 from games.competition import clock
-from games.daily import daily_deals_prepare
+from games.competition.daily import daily_deals_prepare
 from games.engine import GameCode, Rule
 from games.models import DailyDeal, Game, WinnableDeal
 from stats.models import PersonalBest

@@ -121,7 +121,7 @@ def test_an_error_inside_a_move_of_todays_deal_is_reported_without_its_code_or_f
         seen["state"] = game.state
         raise RuntimeError(f"lost the write of {game.state!r} (deal {game.code}, columns {game.state['t']})")
 
-    monkeypatch.setattr("games.store.game_change_save", broken_save)
+    monkeypatch.setattr("games.play.store.game_change_save", broken_save)
     response = session.post(f"/api/v1/games/{state['id']}/moves", state["legal_moves"][0], format="json")
     sentry_sdk.flush()
 

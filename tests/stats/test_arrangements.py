@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import daily
+from games.competition import daily
 from games.competition.arrangements import arrangement_index, opening_of, unpack
 from games.engine import GameCode
 from games.models import DailyArrangements, DailyDeal, Game, StatusChoices
@@ -108,7 +108,7 @@ def test_no_answer_before_the_close_names_a_code_or_an_arrangement(arranged, acc
         f"/api/v1/daily/{today.isoformat()}/standing",
         "/api/v1/daily/archive",
         "/api/v1/me/stats",
-        "/api/v1/games/export",
+        "/api/v1/games/play/export",
     ]
     for client in (player, guest):
         for path in paths:

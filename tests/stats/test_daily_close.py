@@ -132,7 +132,7 @@ def test_streaks_count_ranked_daily_wins_only(account, player, django_capture_on
 
 
 def test_only_the_move_that_closes_an_attempt_writes_its_close(player, started, monkeypatch):
-    from games import services, store
+    from games.play import services, store
 
     written = []
     save = store.game_change_save

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import daily
+from games.competition import daily
 from games.engine import FOUNDATION, GameCode
 from games.engine import Game as EngineGame
 from games.models import DailyDeal, Game, StatusChoices

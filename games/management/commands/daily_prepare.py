@@ -14,8 +14,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.competition.attempt import day_close
-from games.daily import daily_deals_prepare
-from games.winnable import winnable_deals_fill
+from games.competition.daily import daily_deals_prepare
+from games.play.winnable import winnable_deals_fill
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""``GET games/export``: the caller's games as NDJSON or CSV, streamed (:mod:`games.export`)."""
+"""``GET games/play/export``: the caller's games as NDJSON or CSV, streamed (:mod:`games.play.export`)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from rest_framework.request import Request
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import ErrorSerializer
-
-from .api import player_of
-from .export import FIELDS, FORMATS, export_lines
+from games.play.api import player_of
+from games.play.export import FIELDS, FORMATS, export_lines
 
 
 class _JsonErrorsOnly(BaseContentNegotiation):

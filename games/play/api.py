@@ -19,15 +19,13 @@ from common.errors import BAD_STATUS, ApplicationError, ErrorCode, explain, show
 from common.pagination import LongPagePagination, PagePagination
 from common.serializers import error_responses
 from common.throttles import limits
+from games.competition.links import Origin
 from games.engine import BadCode, GameCode, Rule
-
-from . import selectors, services
-from .competition.links import Origin
-from .idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_REQUIRED, answer_once
-from .models import Game, StatusChoices
-from .players import Player
-from .presenters import game_state, game_summary, move_log_entry
-from .serializers import (
+from games.models import Game, StatusChoices
+from games.play import selectors, services
+from games.play.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_REQUIRED, answer_once
+from games.play.presenters import game_state, game_summary, move_log_entry
+from games.play.serializers import (
     BatchRefusedSerializer,
     FinishSerializer,
     GameBatchSerializer,
@@ -45,6 +43,7 @@ from .serializers import (
     offline_code_input,
     seq_input,
 )
+from games.players import Player
 
 
 def player_of(request: Request | HttpRequest, *, start_session: bool = False) -> Player:

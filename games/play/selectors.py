@@ -10,14 +10,13 @@ from uuid import UUID
 from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
 
 from common.errors import ApplicationError, ErrorCode
+from games.competition import clock
+from games.competition.daily import daily_game_par
 from games.engine.game import CLEAN_WIN_SCORE, FOUNDATION_POINTS
-
-from .competition import clock
-from .daily import daily_game_par
-from .lifecycle import with_last_activity
-from .models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, ReviewChoices, StatusChoices
-from .movelog import LogEntry, log_read
-from .players import Player
+from games.lifecycle import with_last_activity
+from games.models import COUNTED_REVIEWS, UNCHECKED_REASON, DailyDeal, Game, ReviewChoices, StatusChoices
+from games.movelog import LogEntry, log_read
+from games.players import Player
 
 
 def game_get(*, game_id: UUID, player: Player) -> Game:

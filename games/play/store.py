@@ -18,7 +18,7 @@ return ordinary model instances:
   sent together, ``executemany``): a statement of its own for each count of entries up to 1,000
   would be kept, prepared, in every process.
 * :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
-  ``Idempotency-Key`` (:mod:`games.idempotency`, which holds the move and its answer in one
+  ``Idempotency-Key`` (:mod:`games.play.idempotency`, which holds the move and its answer in one
   transaction).
 
 When another request changed the game in between, nothing is written and the caller reads again.
@@ -38,8 +38,8 @@ import psycopg
 from django.db import connection, models, transaction
 from django.db.models import Field, Model
 
-from .models import Game, IdempotencyRecord, MoveLog
-from .players import Player
+from games.models import Game, IdempotencyRecord, MoveLog
+from games.players import Player
 
 __all__ = ["answer_read", "answer_save", "game_change_save", "game_read"]
 

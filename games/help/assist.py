@@ -4,7 +4,7 @@ Neither is ever given for today's daily deal, to anyone, guests included: the hi
 the competition for the player, and the winnable check tells something about its face-down cards.
 Neither is given for a paused game (``game_paused``: its clock stands, and so does play). Both
 only read: nothing is logged, no move is counted. What the request's small budget cannot settle,
-the worker decides (:mod:`games.winnable`): meanwhile the answer is ``deciding``.
+the worker decides (:mod:`games.play.winnable`): meanwhile the answer is ``deciding``.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from typing import Any
 from uuid import UUID
 
 from common.errors import ApplicationError, ErrorCode
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import IllegalMove, replay
+from games.models import DealVerdictChoices, Game
+from games.movelog import moves_read
+from games.play import winnable
+from games.play.selectors import game_get
+from games.players import Player
 from games.solver import advise, position_key, still_winnable
-
-from . import winnable
-from .competition import clock
-from .models import DealVerdictChoices, Game
-from .movelog import moves_read
-from .players import Player
-from .selectors import game_get
 
 
 def _practice_game(*, game_id: UUID, player: Player) -> Game:

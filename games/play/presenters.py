@@ -1,7 +1,7 @@
 """What a player may see of a game (docs/api.md). Face-down cards are only ever "XX" (docs/fair-play.md).
 
 Pure functions of what they are given: they render and never query (the API reads what they
-need through :mod:`games.selectors`).
+need through :mod:`games.play.selectors`).
 """
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from games.competition import attempt, clock
 from games.engine import Game as EngineGame
 from games.engine import Move
-
-from .competition import attempt, clock
-from .lifecycle import removal_at
-from .models import Game
-from .movelog import LogEntry
+from games.lifecycle import removal_at
+from games.models import Game
+from games.movelog import LogEntry
 
 
 def public_code(game: Game, now: datetime) -> str | None:
@@ -79,7 +78,7 @@ def game_state(
     win: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The state answer of the API, built from the engine's player view; ``solution_length`` as
-    :func:`games.selectors.daily_solution_length` gives it, ``win`` as :func:`games.selectors.win_records`."""
+    :func:`games.play.selectors.daily_solution_length` gives it, ``win`` as :func:`games.play.selectors.win_records`."""
     view = (engine or EngineGame.from_state(game.state)).view()
     return {
         **_identity(game, now),

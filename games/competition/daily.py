@@ -32,14 +32,13 @@ from django.db import IntegrityError, transaction
 from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
 from common.retries import RETRY
+from games.competition import clock
+from games.competition.arrangements import arrangement_index, arrangement_order, pack, unpack
 from games.engine import Game as EngineGame
 from games.engine import GameCode
 from games.engine.codes import random_order
+from games.models import DailyArrangements, DailyDeal, Game
 from games.solver import Verdict, solve
-
-from .competition import clock
-from .competition.arrangements import arrangement_index, arrangement_order, pack, unpack
-from .models import DailyArrangements, DailyDeal, Game
 
 logger = logging.getLogger(__name__)
 

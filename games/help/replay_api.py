@@ -1,4 +1,4 @@
-"""``GET games/{id}/replay``: a game's replay with its post-mortem (:mod:`games.replay`)."""
+"""``GET games/{id}/replay``: a game's replay with its post-mortem (:mod:`games.help.replay`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.serializers import ErrorSerializer
 from common.throttles import limits
-
-from .api import player_of
-from .replay import replay_body, replay_game
-from .serializers import FromFieldMixin
+from games.help.replay import replay_body, replay_game
+from games.play.api import player_of
+from games.play.serializers import FromFieldMixin
 
 
 class SeenPositionSerializer(serializers.Serializer):

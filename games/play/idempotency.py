@@ -36,10 +36,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from common.errors import ApplicationError, ErrorCode
-
-from . import selectors, store
-from .models import IdempotencyRecord
-from .players import Player
+from games.models import IdempotencyRecord
+from games.play import selectors, store
+from games.players import Player
 
 __all__ = ["IDEMPOTENCY_PARAMETER", "IDEMPOTENCY_REQUIRED", "Answer", "answer_once"]
 

@@ -10,11 +10,10 @@ from rest_framework import serializers
 
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import StrictBooleanField
+from games.competition.attempt import AttemptState
 from games.engine import CARD_PATTERN, SOURCE_PATTERN, TARGET_PATTERN, BadCode, BadMove, GameCode, Move
-
-from .competition.attempt import AttemptState
-from .models import ReviewChoices, RuleChoices, StatusChoices
-from .services import BATCH_MAX, BatchEntry
+from games.models import ReviewChoices, RuleChoices, StatusChoices
+from games.play.services import BATCH_MAX, BatchEntry
 
 MAX_SEQ = 2**31 - 1
 

@@ -1,6 +1,6 @@
 """Whether a practice game can be won, decided by the worker rather than in a request (issue 41).
 
-"Still winnable?" (:mod:`games.assist`) gives the solver a small budget in the request (a few
+"Still winnable?" (:mod:`games.help.assist`) gives the solver a small budget in the request (a few
 hundred milliseconds of CPU at most). That settles most positions, but not every one, and a player
 most often asks early in a game. So the worker decides what the request cannot:
 
@@ -37,13 +37,12 @@ from django.db import IntegrityError, transaction
 
 from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
+from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
+from games.models import DealVerdictChoices, Game, WinnableDeal
+from games.players import Player
 from games.solver import Verdict, solve
-
-from .competition import clock
-from .models import DealVerdictChoices, Game, WinnableDeal
-from .players import Player
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +129,7 @@ def deal_decide_soon(game: Game) -> None:
 
 def decide_dispatch(game_id: str, moves: int, scope: str) -> None:
     """Send the decision to the worker; with the embedded defaults on a thread of its own."""
-    from .tasks import winnable_decide
+    from games.tasks import winnable_decide
 
     task_send_apart(winnable_decide, game_id, moves, scope)
 
@@ -229,6 +228,6 @@ def _fill_soon() -> None:
 
 def fill_dispatch() -> None:
     """Send the pool's fill to the worker; with the embedded defaults on a thread of its own."""
-    from .tasks import winnable_deals_fill_task
+    from games.tasks import winnable_deals_fill_task
 
     task_send_apart(winnable_deals_fill_task)

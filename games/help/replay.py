@@ -1,6 +1,6 @@
 """A finished game's replay: its deal and every position after each logged move, as the player
 saw it (face-down cards are ``"XX"`` until they are turned up, also for today's daily deal),
-with the solver's post-mortem (:mod:`games.postmortem`) and the par.
+with the solver's post-mortem (:mod:`games.help.postmortem`) and the par.
 
 Who may watch: the game's player (an account, or the guest's session) at any time; anyone the
 top 10 counted ranked games of a day once that day is over; staff (``games.view_game``) any daily
@@ -19,16 +19,15 @@ from django.db.models import Q
 
 from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
+from games.competition import clock
+from games.competition.daily import daily_game_par
 from games.engine import CARD_NAMES, FOUNDATION, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of, replay
 from games.engine import Game as EngineGame
-
-from .competition import clock
-from .daily import daily_game_par
-from .models import Game, GamePostMortem
-from .movelog import log_read
-from .players import Player
-from .postmortem import postmortem_due
-from .selectors import counted_ranked_wins
+from games.help.postmortem import postmortem_due
+from games.models import Game, GamePostMortem
+from games.movelog import log_read
+from games.play.selectors import counted_ranked_wins
+from games.players import Player
 
 #: The ranked games of a day anyone may replay once it is over.
 PUBLIC_TOP: Final = 10
@@ -134,14 +133,14 @@ def _ask_postmortem(game: Game, now: datetime, last_move_at: datetime | None) ->
 def postmortem_dispatch(game_id: str) -> None:
     """Send the post-mortem task; with the embedded defaults (tasks run in-process) on a thread
     of its own, so that the request that asked never waits for the solver."""
-    from .tasks import game_postmortem
+    from games.tasks import game_postmortem
 
     task_send_apart(game_postmortem, game_id)
 
 
 def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     """The replay answer: the deal's position, then one step per logged move."""
-    from .presenters import move_fields, public_code
+    from games.play.presenters import move_fields, public_code
 
     try:
         entries = log_read(game)

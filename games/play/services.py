@@ -2,9 +2,9 @@
 
 A move or undo reads the game, lets the engine check and make the change, and writes the game's
 row and its move log entry at once, only if no other request changed the game in between (see
-:mod:`games.store`, the one place that writes a move: a version check, one statement on
+:mod:`games.play.store`, the one place that writes a move: a version check, one statement on
 PostgreSQL); otherwise it reads again. It returns what happened and renders nothing (a retry's
-``Idempotency-Key`` is the API's: :mod:`games.idempotency`). A batch of moves played offline
+``Idempotency-Key`` is the API's: :mod:`games.play.idempotency`). A batch of moves played offline
 (:func:`game_batch`) takes the same path: its moves and undos one after the other on the one
 engine, written in one go, as far as the rules accept them.
 """
@@ -24,23 +24,23 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import ApplicationError, ErrorCode
+from games import history
+from games.competition import attempt, clock, links
+from games.competition.daily import daily_arrangement, daily_deal_today
+from games.competition.links import Origin
 from games.engine import BadMove, GameCode, IllegalMove, Move, MoveResult, Rule
 from games.engine import Game as EngineGame
-
-from . import history, selectors, store, winnable
-from .competition import attempt, clock, links
-from .competition.links import Origin
-from .daily import daily_arrangement, daily_deal_today
-from .models import DailyDeal, DealVerdictChoices, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
-from .players import Player
-from .signals import results_changed_send
+from games.models import DailyDeal, DealVerdictChoices, Game, IdempotencyRecord, MoveLog, ReviewChoices, StatusChoices
+from games.play import selectors, store, winnable
+from games.players import Player
+from games.signals import results_changed_send
 
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
     """An accepted move, undo or finish: the game as written, its engine, the time it was made,
     what the answer shows beside them (the deal's solution length,
-    :func:`games.selectors.daily_solution_length`), and the moves it played (a finish's many)."""
+    :func:`games.play.selectors.daily_solution_length`), and the moves it played (a finish's many)."""
 
     game: Game
     at: datetime
@@ -96,7 +96,7 @@ def game_start(
 ) -> Game:
     """A new game: of ``code``, of today's daily deal, or a random deal of ``rule`` (classic); with
     ``winnable_only`` a deal of ``rule`` from the pool the solver certified winnable
-    (:func:`games.winnable.winnable_deal_take`: ``winnable_not_ready`` while it is empty).
+    (:func:`games.play.winnable.winnable_deal_take`: ``winnable_not_ready`` while it is empty).
 
     Today's deal is for accounts (a guest's free look at it would be a scouting tool): a guest
     gets ``daily_needs_account`` (403). An account's first game of a daily deal is its ranked
@@ -347,7 +347,7 @@ def _game_change(
     offline_ms: int | None = None,
 ) -> MoveOutcome:
     """Read the game, let the engine change it, and write it back only if no other request changed
-    it meanwhile (:mod:`games.store`); if one did, read again (a client that sent ``seq`` then
+    it meanwhile (:mod:`games.play.store`); if one did, read again (a client that sent ``seq`` then
     gets 409 ``stale``). ``offline_ms``: the change is a batch played offline, with the device's
     clock (:func:`game_batch`); a batch that changed nothing writes nothing."""
     for _ in range(CHANGE_ATTEMPTS):
@@ -503,7 +503,7 @@ def _game_won_effects(game: Game) -> None:
     tasks; the review's verdict tells stats (its bests and its board). A practice win of an
     account tells stats at once (:data:`games.signals.results_changed`: its bests); a guest's
     win tells nobody (nothing counts for a guest)."""
-    from .tasks import log_pack, ranked_win_review
+    from games.tasks import log_pack, ranked_win_review
 
     game_id = str(game.id)
     transaction.on_commit(partial(log_pack.delay, game_id), robust=True)

@@ -12,10 +12,9 @@ from rest_framework.response import Response
 from common.api import ApiView
 from common.serializers import error_responses
 from common.throttles import limits
-
-from . import assist
-from .api import player_of
-from .serializers import MoveSerializer
+from games.help import assist
+from games.play.api import player_of
+from games.play.serializers import MoveSerializer
 
 
 class HintSerializer(serializers.Serializer):

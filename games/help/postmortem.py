@@ -29,14 +29,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.competition import clock
+from games.competition.daily import daily_game_par
 from games.engine import BadCode, BadMove, GameCode, IllegalMove, replay
 from games.engine import Game as EngineGame
+from games.models import COUNTED_REVIEWS, Game, GamePostMortem, StatusChoices
+from games.movelog import moves_read
 from games.solver import Verdict, solve
-
-from .competition import clock
-from .daily import daily_game_par
-from .models import COUNTED_REVIEWS, Game, GamePostMortem, StatusChoices
-from .movelog import moves_read
 
 Answer = Literal["yes", "no", "unknown"]
 Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
@@ -279,7 +278,7 @@ def postmortem_record(*, game_id: UUID | str, now: datetime | None = None) -> Ga
 def postmortems_due(*, now: datetime | None = None) -> list[str]:
     """The games the beat analyses without being asked: yesterday's top ``POSTMORTEM_DAILY_TOP``
     results (its day just closed; the replays most players open) that have no post-mortem yet.
-    Every other game is analysed when its replay is opened (:mod:`games.replay`)."""
+    Every other game is analysed when its replay is opened (:mod:`games.help.replay`)."""
     now = now or timezone.now()
     top = (
         Game.objects.filter(

@@ -19,10 +19,10 @@ from typing import Any, Final
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .competition import clock
-from .models import Game
-from .movelog import logs_read
-from .players import Player
+from games.competition import clock
+from games.models import Game
+from games.movelog import logs_read
+from games.players import Player
 
 CHUNK_SIZE: Final = 500
 FORMATS: Final = {"ndjson": "application/x-ndjson; charset=utf-8", "csv": "text/csv; charset=utf-8"}
