@@ -36,7 +36,7 @@ from common.throttles import page_wait
 from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.help.replay import replay_game
-from games.play.api import player_of
+from games.players import player_of
 from stats.selectors import daily_summary, user_by_username
 from stats.standing import BARS
 

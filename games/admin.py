@@ -38,7 +38,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from common.background import task_send_apart
+from games import jobs
 from games.competition import attempt, clock, probes
 from games.competition.attempt import HoldReason
 from games.competition.links import linked_users
@@ -54,7 +54,6 @@ from games.models import (
     StatusChoices,
 )
 from games.movelog import moves_read
-from games.tasks import clairvoyance_check
 
 #: Approving or rejecting a held result needs this (``Game.Meta.permissions``), not "change".
 REVIEW_PERMISSION = "games.review_game"
@@ -162,7 +161,7 @@ class _GamesAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         wins = list(queryset.filter(ranked=True, status=StatusChoices.WON).values_list("pk", flat=True))
         for game_id in wins:
-            task_send_apart(clairvoyance_check, str(game_id))
+            jobs.clairvoyance_check(str(game_id))
         self.message_user(
             request, f"The clairvoyance test runs on {len(wins)} ranked win(s) in the worker.", messages.SUCCESS
         )

@@ -1,11 +1,16 @@
-"""Who is playing: an account, or a guest known by the browser session."""
+"""Who is playing: an account, or a guest known by the browser session; and who is asking (a
+request's player, for the APIs of every app and the pages)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+    from rest_framework.request import Request
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,3 +32,15 @@ class Player:
         if self.session_key:
             return Q(owner__isnull=True, guest_session_key=self.session_key)
         return Q(pk__in=[])
+
+
+def player_of(request: Request | HttpRequest, *, start_session: bool = False) -> Player:
+    """The account of the request, or the guest of its session (started here if asked to); an API
+    request's or a page's (the replay page checks who may watch)."""
+    if request.user.is_authenticated:
+        return Player(user=request.user)
+    session = request.session
+    if session.session_key is None and start_session:
+        session["guest"] = True
+        session.save()
+    return Player(session_key=session.session_key)

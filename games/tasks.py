@@ -1,6 +1,5 @@
-"""Celery tasks of the games app: thin, idempotent, calling services. The daily deals' task
-lives with the daily deal (:func:`games.competition.daily.daily_deals_prepare_task`), imported here for the
-worker's autodiscovery.
+"""Celery tasks of the games app: thin, idempotent, calling services. The services never import
+this module: they send a task by its name (:mod:`games.jobs`).
 
 Delivery is at least once (late acknowledgement, re-queued when a worker dies, see
 ``yukon_site/celery.py``): every task is an idempotent upsert or recomputation, so a retry or
@@ -16,9 +15,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from common.retries import RETRY
-from games import lifecycle, movelog
-from games.competition import attempt, links, suspects
-from games.competition.daily import daily_deals_prepare_task
+from games import jobs, lifecycle, movelog
+from games.competition import attempt, daily, links, suspects
 from games.help import postmortem
 from games.play import services, winnable
 
@@ -120,6 +118,20 @@ def postmortems_pending() -> None:
     """Beat, every minute: a post-mortem task for each of yesterday's top results without one."""
     for game_id in postmortem.postmortems_due():
         game_postmortem.delay(game_id)
+
+
+@shared_task(
+    name="games.daily_deals_prepare",
+    soft_time_limit=daily.PREPARE_SOFT_LIMIT,
+    time_limit=daily.PREPARE_SOFT_LIMIT + 60,
+    **RETRY,
+)
+def daily_deals_prepare_task() -> None:
+    """Beat, every few minutes (and on demand when a request finds no deal for today): today's and
+    the next days' certified deals, and the spares; one deal a run (certifying one takes minutes),
+    then the task is sent again while more are missing."""
+    if daily.daily_deals_prepare(limit=1).wanted:
+        jobs.daily_deals_prepare()
 
 
 @shared_task(name="games.winnable_decide", **RETRY)

@@ -21,8 +21,7 @@ from common.throttles import limits
 from games.competition import clock
 from games.competition.daily import daily_deal_today, daily_published
 from games.models import DailyDeal
-from games.play.api import player_of
-from games.players import Player
+from games.players import Player, player_of
 
 from . import selectors
 from .serializers import DailyBoardSerializer, DailyDealSerializer, MyStatsSerializer, PlayerStatsSerializer

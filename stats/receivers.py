@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tasks
+from stats import jobs
 
 
 def on_results_changed(sender: Any, *, game_ids: list[str], **kwargs: Any) -> None:
     """A practice win, a guest's wins passed to an account, a ranked win's verdict, a hold at the
     day's close or staff's decision: each game's bests and its place on its day's board."""
     for game_id in game_ids:
-        tasks.game_results_update.delay(game_id)
+        jobs.game_results_update(game_id)

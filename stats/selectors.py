@@ -22,10 +22,11 @@ from django.utils import timezone
 
 from common.errors import ApplicationError, ErrorCode
 from common.usernames import username_stored
-from games.competition import attempt, clock
+from games.competition import clock
 from games.engine.game import CLEAN_WIN_SCORE
 from games.help.replay import PUBLIC_TOP
 from games.models import DailyDeal, Game, RuleChoices, StatusChoices, played_ms
+from games.play.presenters import attempt_standing
 from games.play.selectors import BESTS_COUNT, counted_ranked_wins, deal_seen_before
 from games.players import Player
 
@@ -77,15 +78,14 @@ def daily_attempt(*, day: date, user: Any, now: datetime) -> dict[str, Any] | No
     )
     if game is None:
         return None
-    state = attempt.attempt_state(game, now)
-    counting = state is not attempt.AttemptState.CLOSED
+    standing = attempt_standing(game, now)  # (the one rule of how an attempt is shown)
     return {
         "game": game.id,
-        "status": game.status if counting else "closed",
-        **(attempt.attempt_fields(state) or {}),
-        "review": (game.review or None) if counting else None,
-        "held_for": attempt.held_for(game) if counting else None,
-        "review_by": attempt.review_by(game) if counting else None,
+        "status": "closed" if standing["closed"] else game.status,
+        **(standing["attempt"] or {}),
+        "review": standing["review"],
+        "held_for": standing["held_for"],
+        "review_by": standing["review_by"],
         "moves": game.moves,
         "time_ms": game.time_ms,
     }

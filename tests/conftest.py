@@ -111,7 +111,7 @@ def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     defaults, the worker with Redis): in tests it is only recorded, so that no solver runs beside
     the test and no worker writes deals into the test's database."""
     asked: list[str] = []
-    monkeypatch.setattr("games.competition.daily.prepare_dispatch", lambda: asked.append("daily_deals_prepare"))
+    monkeypatch.setattr("games.jobs.daily_deals_prepare", lambda: asked.append("daily_deals_prepare"))
     return asked
 
 
@@ -122,8 +122,8 @@ def winnable_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     (games/play/winnable.py): in tests these are only recorded (the tests call the tasks' work
     themselves), so that no solver runs beside the test."""
     asked: list[tuple[Any, ...]] = []
-    monkeypatch.setattr("games.play.winnable.decide_dispatch", lambda *args: asked.append(("decide", *args)))
-    monkeypatch.setattr("games.play.winnable.fill_dispatch", lambda: asked.append(("fill",)))
+    monkeypatch.setattr("games.jobs.winnable_decide", lambda *args, **kwargs: asked.append(("decide", *args)))
+    monkeypatch.setattr("games.jobs.winnable_deals_fill", lambda: asked.append(("fill",)))
     return asked
 
 

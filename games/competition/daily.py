@@ -24,14 +24,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
-from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
-from common.retries import RETRY
+from games import jobs
 from games.competition import clock
 from games.competition.arrangements import arrangement_index, arrangement_order, pack, unpack
 from games.engine import Game as EngineGame
@@ -63,7 +61,6 @@ __all__ = [
     "daily_deal_assign",
     "daily_deal_today",
     "daily_deals_prepare",
-    "daily_deals_prepare_task",
     "daily_draw",
 ]
 
@@ -229,17 +226,6 @@ def daily_deal_store(drawn: ArrangedDeal) -> DailyDeal:
     return deal
 
 
-@shared_task(
-    name="games.daily_deals_prepare", soft_time_limit=PREPARE_SOFT_LIMIT, time_limit=PREPARE_SOFT_LIMIT + 60, **RETRY
-)
-def daily_deals_prepare_task() -> None:
-    """Beat, every few minutes (and on demand when a request finds no deal for today): today's and
-    the next days' certified deals, and the spares; one deal a run (certifying one takes minutes),
-    then the task is sent again while more are missing."""
-    if daily_deals_prepare(limit=1).wanted:
-        transaction.on_commit(prepare_dispatch, robust=True)
-
-
 def daily_deal_assign(*, day: date) -> DailyDeal | None:
     """``day``'s deal: the one it has, or the oldest spare given that date now; ``None`` when there
     is neither. Safe when requests ask at the same moment: a spare is taken by a conditional
@@ -279,11 +265,7 @@ def _prepare_soon() -> None:
     if not cache.add("daily:prepare-asked", 1, timeout=60):
         return
     logger.warning("no daily deal ready for today: preparing one")
-    transaction.on_commit(prepare_dispatch, robust=True)
-
-
-def prepare_dispatch() -> None:
-    task_send_apart(daily_deals_prepare_task)
+    jobs.daily_deals_prepare()
 
 
 @dataclass(frozen=True, slots=True)

@@ -492,7 +492,7 @@ class Game:
 
         A state of version 1 or 2 (written before the steps were kept in the log) holds its whole
         history: read with it, its ``top`` is -1, and only those steps can be taken back; a game
-        that goes on needs its log's steps written first (``games.history``)."""
+        that goes on needs its log's steps written first (migrations 0015 and 0027 of the games app)."""
         version = state.get("v")
         if version == STATE_VERSION:
             return cls._from_compact_state(state)

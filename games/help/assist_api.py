@@ -13,8 +13,8 @@ from common.api import ApiView
 from common.serializers import error_responses
 from common.throttles import limits
 from games.help import assist
-from games.play.api import player_of
 from games.play.serializers import MoveSerializer
+from games.players import player_of
 
 
 class HintSerializer(serializers.Serializer):

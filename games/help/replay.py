@@ -17,8 +17,8 @@ from uuid import UUID
 from django.core.cache import cache
 from django.db.models import Q
 
-from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
+from games import jobs
 from games.competition import clock
 from games.competition.daily import daily_game_par
 from games.engine import CARD_NAMES, FOUNDATION, HIDDEN, SUITS, BadCode, BadMove, IllegalMove, Move, card_of, replay
@@ -26,6 +26,7 @@ from games.engine import Game as EngineGame
 from games.help.postmortem import postmortem_due
 from games.models import Game, GamePostMortem
 from games.movelog import log_read
+from games.play.presenters import move_fields, public_code
 from games.play.selectors import counted_ranked_wins
 from games.players import Player
 
@@ -126,22 +127,12 @@ def _ask_postmortem(game: Game, now: datetime, last_move_at: datetime | None) ->
     if not postmortem_due(game, now=now, last_move_at=last_move_at):
         return False
     if cache.add(f"postmortem-asked:{game.pk}:{game.moves}", 1, timeout=600):
-        postmortem_dispatch(str(game.pk))
+        jobs.game_postmortem(str(game.pk))
     return True
-
-
-def postmortem_dispatch(game_id: str) -> None:
-    """Send the post-mortem task; with the embedded defaults (tasks run in-process) on a thread
-    of its own, so that the request that asked never waits for the solver."""
-    from games.tasks import game_postmortem
-
-    task_send_apart(game_postmortem, game_id)
 
 
 def replay_body(*, game: Game, own: bool, now: datetime) -> dict[str, Any]:
     """The replay answer: the deal's position, then one step per logged move."""
-    from games.play.presenters import move_fields, public_code
-
     try:
         entries = log_read(game)
         engine = EngineGame.from_code(game.code)

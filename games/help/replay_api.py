@@ -14,8 +14,8 @@ from common.api import ApiView
 from common.serializers import ErrorSerializer
 from common.throttles import limits
 from games.help.replay import replay_body, replay_game
-from games.play.api import player_of
 from games.play.serializers import FromFieldMixin
+from games.players import player_of
 
 
 class SeenPositionSerializer(serializers.Serializer):

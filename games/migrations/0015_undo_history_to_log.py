@@ -4,18 +4,20 @@ undo stack are written to their log entries, and its state is written again with
 
 Safe on a live database: in batches of games, each batch in a transaction of its own, each game
 only if nobody moved meanwhile (its ``version``); a game a move changed during the batch, or one
-an older process wrote afterwards, is converted by its next move instead
-(``games.play.services``, with the same function: :func:`games.history.history_to_log`). Won games
+an older process wrote afterwards, was converted by its next move until migration 0027 converted
+what was left and checked that no such game remains (the move path no longer converts). Won games
 keep their states (no undo is left to them)."""
 
-from django.db import migrations
+from typing import Any
+
+from django.db import migrations, transaction
+
+from games.engine import Game as EngineGame
 
 BATCH = 200
 
 
 def forwards(apps, schema_editor):  # type: ignore[no-untyped-def]
-    from games.history import history_to_log
-
     Game = apps.get_model("games", "Game")
     MoveLog = apps.get_model("games", "MoveLog")
     last = None
@@ -29,6 +31,32 @@ def forwards(apps, schema_editor):  # type: ignore[no-untyped-def]
         for game in batch:
             history_to_log(game, Game=Game, MoveLog=MoveLog)
         last = batch[-1].pk
+
+
+def history_to_log(game: Any, *, Game: Any, MoveLog: Any) -> EngineGame | None:  # noqa: N803 - model classes
+    """Replay ``game``'s log, write the steps on its undo stack to their entries and its state
+    without them, if nobody changed the game meanwhile; returns the engine of the converted game,
+    or None if the game had changed (or its log does not replay: it is left as it was).
+
+    ``Game`` and ``MoveLog`` are the models (a migration passes its historical ones)."""
+    entries = list(MoveLog.objects.filter(game_id=game.pk).order_by("seq").values_list("move", flat=True))
+    try:
+        engine = EngineGame.replay(game.code, entries)
+    except (ValueError, LookupError):
+        return None
+    stored = EngineGame.from_state(game.state)
+    if engine.view() != stored.view() or engine.score != stored.score:
+        return None  # the log does not reproduce the state (never seen): keep the game as it is
+    with transaction.atomic():
+        changed = Game.objects.filter(pk=game.pk, version=game.version).update(
+            state=engine.to_state(), version=game.version + 1
+        )
+        if not changed:
+            return None
+        for seq, step, below in engine.undo_steps():
+            MoveLog.objects.filter(game_id=game.pk, seq=seq).update(step=step, below=below)
+    game.state, game.version = engine.to_state(), game.version + 1
+    return engine
 
 
 class Migration(migrations.Migration):

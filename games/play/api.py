@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -23,7 +22,7 @@ from games.competition.links import Origin
 from games.engine import BadCode, GameCode, Rule
 from games.models import Game, StatusChoices
 from games.play import selectors, services
-from games.play.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_REQUIRED, answer_once
+from games.play.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_REQUIRED, Answer, answer_once
 from games.play.presenters import game_state, game_summary, move_log_entry
 from games.play.serializers import (
     BatchRefusedSerializer,
@@ -43,19 +42,7 @@ from games.play.serializers import (
     offline_code_input,
     seq_input,
 )
-from games.players import Player
-
-
-def player_of(request: Request | HttpRequest, *, start_session: bool = False) -> Player:
-    """The account of the request, or the guest of its session (started here if asked to); an API
-    request's or a page's (the replay page checks who may watch)."""
-    if request.user.is_authenticated:
-        return Player(user=request.user)
-    session = request.session
-    if session.session_key is None and start_session:
-        session["guest"] = True
-        session.save()
-    return Player(session_key=session.session_key)
+from games.players import player_of
 
 
 def state_of(*, game: Game, now: datetime) -> dict[str, Any]:
@@ -174,11 +161,14 @@ class GameMovesApi(ApiView, GenericAPIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         move, seq = move_play_input(request.data)
         player = player_of(request)
-        with answer_once(request, game_id=game_id, player=player) as answer:
-            if answer.response is None:  # no answer kept for the key: play the move
-                outcome = services.game_play(game_id=game_id, player=player, move=move, seq=seq)
-                answer.response = Response(outcome_state(outcome))
-        return answer.response
+        return answer_once(
+            request,
+            game_id=game_id,
+            player=player,
+            make=lambda _: Response(
+                outcome_state(services.game_play(game_id=game_id, player=player, move=move, seq=seq))
+            ),
+        )
 
 
 class GameUndoApi(ApiView):
@@ -194,11 +184,12 @@ class GameUndoApi(ApiView):
     def post(self, request: Request, game_id: UUID) -> Response:
         seq = seq_input(request.data)
         player = player_of(request)
-        with answer_once(request, game_id=game_id, player=player) as answer:
-            if answer.response is None:  # no answer kept for the key: undo the move
-                outcome = services.game_undo(game_id=game_id, player=player, seq=seq)
-                answer.response = Response(outcome_state(outcome))
-        return answer.response
+        return answer_once(
+            request,
+            game_id=game_id,
+            player=player,
+            make=lambda _: Response(outcome_state(services.game_undo(game_id=game_id, player=player, seq=seq))),
+        )
 
 
 class GameFinishApi(ApiView):
@@ -219,12 +210,13 @@ class GameFinishApi(ApiView):
     def post(self, request: Request, game_id: UUID) -> Response:
         seq = seq_input(request.data)
         player = player_of(request)
-        with answer_once(request, game_id=game_id, player=player) as answer:
-            if answer.response is None:  # no answer kept for the key: finish the game
-                outcome = services.game_finish(game_id=game_id, player=player, seq=seq)
-                moves = [move.to_json() for move in outcome.played]
-                answer.response = Response({**outcome_state(outcome), "finish_moves": moves})
-        return answer.response
+
+        def finish(_: Answer) -> Response:
+            outcome = services.game_finish(game_id=game_id, player=player, seq=seq)
+            moves = [move.to_json() for move in outcome.played]
+            return Response({**outcome_state(outcome), "finish_moves": moves})
+
+        return answer_once(request, game_id=game_id, player=player, make=finish)
 
 
 class GamePauseApi(ApiView):
@@ -311,17 +303,14 @@ class GameBatchApi(ApiView):
     def post(self, request: Request, game_id: UUID) -> Response:
         fields, entries = batch_input(request.data, serializer_class=GameBatchSerializer)
         player = player_of(request)
-        with answer_once(request, game_id=game_id, player=player) as answer:
-            if answer.response is None:  # no answer kept for the key: replay the batch
-                batch = services.game_batch(
-                    game_id=game_id,
-                    player=player,
-                    seq=fields["seq"],
-                    entries=entries,
-                    elapsed_ms=fields["elapsed_ms"],
-                )
-                answer.response = batch_answer(batch)
-        return answer.response
+
+        def replay(_: Answer) -> Response:
+            batch = services.game_batch(
+                game_id=game_id, player=player, seq=fields["seq"], entries=entries, elapsed_ms=fields["elapsed_ms"]
+            )
+            return batch_answer(batch)
+
+        return answer_once(request, game_id=game_id, player=player, make=replay)
 
 
 class GameOfflineApi(ApiView):
@@ -347,11 +336,10 @@ class GameOfflineApi(ApiView):
         fields, entries = batch_input(request.data, serializer_class=GameOfflineSerializer)
         code = offline_code_input(fields["code"])
         player = player_of(request, start_session=True)
-        with answer_once(request, game_id=None, player=player, required=True) as answer:
-            if answer.response is None:  # no answer kept for the key: make the game
-                batch = services.game_offline(
-                    player=player, code=code, entries=entries, elapsed_ms=fields["elapsed_ms"]
-                )
-                answer.game_id = batch.outcome.game.id
-                answer.response = batch_answer(batch, status_ok=status.HTTP_201_CREATED)
-        return answer.response
+
+        def deal(answer: Answer) -> Response:
+            batch = services.game_offline(player=player, code=code, entries=entries, elapsed_ms=fields["elapsed_ms"])
+            answer.game_id = batch.outcome.game.id
+            return batch_answer(batch, status_ok=status.HTTP_201_CREATED)
+
+        return answer_once(request, game_id=None, player=player, required=True, make=deal)

@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from common.api import ApiView
 from common.errors import ApplicationError, ErrorCode, shown
 from common.serializers import ErrorSerializer
-from games.play.api import player_of
 from games.play.export import FIELDS, FORMATS, export_lines
+from games.players import player_of
 
 
 class _JsonErrorsOnly(BaseContentNegotiation):

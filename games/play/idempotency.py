@@ -1,9 +1,9 @@
 """The ``Idempotency-Key`` of moves and undos, at the API's edge: a retry gets the first answer.
 
-The services know nothing of it. A view holds its change in ``with answer_once(...) as answer:``,
-which looks the key up first: for a key the player has used already, ``answer.response`` is the
-answer kept for it, and the view changes nothing. Otherwise the view makes its change and sets
-``answer.response``, inside one transaction with the answer kept for the key
+The services know nothing of it. A view hands its change to ``answer_once(..., make=...)``, the
+one path of every such request, which looks the key up first: for a key the player has used
+already, the answer is the one kept for it, and nothing changes. Otherwise ``make`` makes the
+change and returns its answer, inside one transaction with the answer kept for the key
 (:class:`~games.models.IdempotencyRecord`): the move and its kept answer are committed together or
 not at all. Two requests with one key at the same moment (a retry that overtakes the first
 attempt, or the key sent to two games): the record's unique key lets one commit, and the other
@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -46,23 +46,28 @@ _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
 #: The statuses of the refusals that are kept for their key, as an accepted answer is.
 KEPT_REFUSALS = frozenset({409, 422})
 
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    name="Idempotency-Key",
-    type=str,
-    location=OpenApiParameter.HEADER,
+
+def _key_parameter(*, required: bool, description: str) -> OpenApiParameter:
+    """The schema of the ``Idempotency-Key`` header."""
+    return OpenApiParameter(
+        name="Idempotency-Key",
+        type=str,
+        location=OpenApiParameter.HEADER,
+        required=required,
+        pattern=_KEY.pattern,
+        description=description,
+    )
+
+
+IDEMPOTENCY_PARAMETER = _key_parameter(
     required=False,
-    pattern=_KEY.pattern,
     description="Any 1–255 visible ASCII characters. A retry with the same key returns the first "
     "answer and changes nothing; the same key with a different request is 422 `idempotency_conflict`.",
 )
 
 #: The key of a request that makes its game (``POST games/offline``): required, the device's name for it.
-IDEMPOTENCY_REQUIRED = OpenApiParameter(
-    name="Idempotency-Key",
-    type=str,
-    location=OpenApiParameter.HEADER,
+IDEMPOTENCY_REQUIRED = _key_parameter(
     required=True,
-    pattern=_KEY.pattern,
     description="Required: any 1–255 visible ASCII characters, the device's name for the game (else 400 "
     "`bad_idempotency_key`). A retry with the same key returns the first answer and makes no second game; "
     "the same key with a different request is 422 `idempotency_conflict`.",
@@ -79,8 +84,29 @@ class Answer:
     game_id: UUID | None = None
 
 
+def answer_once(
+    request: Request,
+    *,
+    game_id: UUID | None,
+    player: Player,
+    make: Callable[[Answer], Response],
+    required: bool = False,
+) -> Response:
+    """The answer to a request that changes ``player``'s game ``game_id``: the one kept for the
+    request's key if it has one already (a retry: nothing changes), else ``make(answer)``'s (the
+    change, made here, in one transaction with the answer kept for the key).
+
+    ``game_id`` None: ``make`` makes the game and names it in ``answer.game_id``. The rest as
+    :func:`_held`.
+    """
+    with _held(request, game_id=game_id, player=player, required=required) as answer:
+        if answer.response is None:  # no answer kept for the key: make the change
+            answer.response = make(answer)
+    return answer.response
+
+
 @contextmanager
-def answer_once(request: Request, *, game_id: UUID | None, player: Player, required: bool = False) -> Iterator[Answer]:
+def _held(request: Request, *, game_id: UUID | None, player: Player, required: bool = False) -> Iterator[Answer]:
     """Hold a view's change to ``player``'s game ``game_id``, made only if ``answer.response`` is
     not set on entry (a retry's kept answer), and keep the answer it sets for the request's key.
 

@@ -34,10 +34,26 @@ def _identity(game: Game, now: datetime) -> dict[str, Any]:
     }
 
 
+def attempt_standing(game: Game, now: datetime) -> dict[str, Any]:
+    """How a daily game's ranked attempt is shown, the one rule of it (the game's answer, the daily
+    page's own attempt): its state (:func:`games.competition.attempt.attempt_state`, the one
+    reader), whether it still counts (``ranked``), and, while it does, its review, the kinds of
+    check that hold it and when staff look at it at the latest."""
+    state = attempt.attempt_state(game, now)
+    counting = state not in (None, attempt.AttemptState.CLOSED)
+    return {
+        "ranked": counting,
+        "closed": state is attempt.AttemptState.CLOSED,
+        "review": (game.review or None) if counting else None,
+        "held_for": attempt.held_for(game) if counting else None,
+        "review_by": _utc(attempt.review_by(game) if counting else None),
+        "attempt": attempt.attempt_fields(state),
+    }
+
+
 def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
-    """Where a daily game stands in the competition: ranked (still counting), closed at the end of
-    its day, the time left until the close, and a ranked attempt's state
-    (:func:`games.competition.attempt.attempt_state`, the one reader) with a won one's review."""
+    """Where a daily game stands in the competition: its attempt (:func:`attempt_standing`) and,
+    while it counts and is not won, the time left until its day closes."""
     if game.daily is None:
         return {
             "ranked": None,
@@ -49,19 +65,12 @@ def daily_standing(game: Game, now: datetime) -> dict[str, Any]:
             "review_by": None,
             "attempt": None,
         }
-    state = attempt.attempt_state(game, now)
-    counting = state not in (None, attempt.AttemptState.CLOSED)
-    closes = clock.day_end(game.daily) if counting and game.status != "won" else None
-    by = attempt.review_by(game) if counting else None
+    standing = attempt_standing(game, now)
+    closes = clock.day_end(game.daily) if standing["ranked"] and game.status != "won" else None
     return {
-        "ranked": counting,
-        "closed": state is attempt.AttemptState.CLOSED,
+        **standing,
         "closes_at": _utc(closes),
         "closes_in_ms": max(0, int((closes - now).total_seconds() * 1000)) if closes else None,
-        "review": (game.review or None) if counting else None,
-        "held_for": attempt.held_for(game) if counting else None,
-        "review_by": _utc(by),
-        "attempt": attempt.attempt_fields(state),
     }
 
 

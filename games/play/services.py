@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -24,7 +23,7 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import ApplicationError, ErrorCode
-from games import history
+from games import jobs
 from games.competition import attempt, clock, links
 from games.competition.daily import daily_arrangement, daily_deal_today
 from games.competition.links import Origin
@@ -356,12 +355,9 @@ def _game_change(
             raise ApplicationError(ErrorCode.NOT_FOUND)
         seen, read_version = game.moves, game.version
         now = timezone.now()
-        try:
-            engine, logs, fields, results = _game_apply(
-                game=game, seq=seq, change=change, now=now, finish=finish, offline_ms=offline_ms
-            )
-        except _HistoryMoved:
-            continue
+        engine, logs, fields, results = _game_apply(
+            game=game, seq=seq, change=change, now=now, finish=finish, offline_ms=offline_ms
+        )
         if not logs:  # a batch refused at its first entry: the game as it was
             length = selectors.daily_solution_length(game=game, now=now)
             return MoveOutcome(game=game, at=now, engine=engine, solution_length=length)
@@ -400,11 +396,6 @@ def _game_apply(
     if game.paused_at is not None and offline_ms is None:  # (read with the game: no query of its own)
         raise ApplicationError(ErrorCode.GAME_PAUSED)
     engine = EngineGame.from_state(game.state)
-    if engine.top < 0 and engine.undo_available:
-        # Its state still holds its undo history (written before version 3): moved to the log
-        # first (:mod:`games.history`), then the caller reads the game again.
-        history.history_to_log(game, Game=Game, MoveLog=MoveLog)
-        raise _HistoryMoved
     before = engine.moves
     try:
         results = change(game, engine)
@@ -462,15 +453,11 @@ def _offline_clock(game: Game, *, now: datetime, elapsed_ms: int) -> list[str]:
     return ["paused_at", "paused_ms", "played_offline"]
 
 
-class _HistoryMoved(Exception):
-    """The game's undo history was moved to its log just now: read the game again."""
-
-
 def _undo(game: Game, engine: EngineGame) -> MoveResult:
     """Take back the last move: its step read from the log first (the state keeps no history)."""
     needed = engine.undo_step_needed
     if needed:
-        step = MoveLog.objects.filter(game=game, seq=needed).values_list("step", "below").first()
+        step = store.undo_step_read(game_id=game.pk, seq=needed)
         if step is None or not step[0]:
             raise ValueError(f"game {game.pk}: the log has no step for move {needed}")
         engine.undo_step_load(*step)
@@ -503,11 +490,9 @@ def _game_won_effects(game: Game) -> None:
     tasks; the review's verdict tells stats (its bests and its board). A practice win of an
     account tells stats at once (:data:`games.signals.results_changed`: its bests); a guest's
     win tells nobody (nothing counts for a guest)."""
-    from games.tasks import log_pack, ranked_win_review
-
     game_id = str(game.id)
-    transaction.on_commit(partial(log_pack.delay, game_id), robust=True)
+    jobs.log_pack(game_id)
     if game.review == ReviewChoices.PENDING:
-        transaction.on_commit(partial(ranked_win_review.delay, game_id), robust=True)
+        jobs.ranked_win_review(game_id)
     elif game.owner_id is not None:
         results_changed_send(game_ids=[game_id])

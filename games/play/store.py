@@ -17,6 +17,7 @@ return ordinary model instances:
   a batch played offline of more than :data:`ONE_STATEMENT_MAX` entries on PostgreSQL (its inserts
   sent together, ``executemany``): a statement of its own for each count of entries up to 1,000
   would be kept, prepared, in every process.
+* :func:`undo_step_read` reads what an undo needs of the move it takes back (rare: the ORM).
 * :func:`answer_read` and :func:`answer_save` read and keep the answer to a request with an
   ``Idempotency-Key`` (:mod:`games.play.idempotency`, which holds the move and its answer in one
   transaction).
@@ -90,6 +91,12 @@ def game_change_save(*, game: Game, read_version: int, fields: Sequence[str], lo
         else:
             cursor.executemany(_insert_sql(MoveLog), log_params)
         return True
+
+
+def undo_step_read(*, game_id: UUID, seq: int) -> tuple[str, int] | None:
+    """What an undo of move ``seq`` needs from the log (the move's ``step`` and ``below``, written
+    with it), or None if the log has no entry ``seq``: the state keeps no undo history."""
+    return MoveLog.objects.filter(game_id=game_id, seq=seq).values_list("step", "below").first()
 
 
 def answer_read(*, scope: str, key: str) -> IdempotencyRecord | None:

@@ -29,14 +29,13 @@ three answers, for practice games only (never today's daily deal), and no line o
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
-from common.background import task_send_apart
 from common.errors import ApplicationError, ErrorCode
+from games import jobs
 from games.competition import clock
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Rule
@@ -114,7 +113,7 @@ def decision_ask(game: Game, *, scope: str) -> None:
     if not cache.add(_deciding_key(scope), 1, timeout=int(settings.WINNABLE_DECIDE_SECONDS) + 60):
         cache.delete(_asked_key(game.pk, game.moves))  # the player's other decision first: asked again later
         return
-    decide_dispatch(str(game.pk), game.moves, scope)  # (a read: the game is committed already)
+    jobs.winnable_decide(str(game.pk), game.moves, scope, after_commit=False)  # (a read: the game is committed already)
 
 
 def deal_decide_soon(game: Game) -> None:
@@ -124,14 +123,7 @@ def deal_decide_soon(game: Game) -> None:
     if game.deal_verdict or (game.daily is not None and not clock.is_over(game.daily)):
         return
     if cache.add(_asked_key(game.pk, 0), 1, timeout=ASK_AGAIN_SECONDS):
-        transaction.on_commit(partial(decide_dispatch, str(game.pk), 0, ""), robust=True)
-
-
-def decide_dispatch(game_id: str, moves: int, scope: str) -> None:
-    """Send the decision to the worker; with the embedded defaults on a thread of its own."""
-    from games.tasks import winnable_decide
-
-    task_send_apart(winnable_decide, game_id, moves, scope)
+        jobs.winnable_decide(str(game.pk), 0, "", after_commit=True)
 
 
 # -- the worker's side -----------------------------------------------------------------------------
@@ -223,11 +215,4 @@ def winnable_deal_take(rule: Rule, *, player: Player | None = None) -> GameCode:
 
 def _fill_soon() -> None:
     if cache.add("winnable-pool:fill-asked", 1, timeout=60):
-        fill_dispatch()
-
-
-def fill_dispatch() -> None:
-    """Send the pool's fill to the worker; with the embedded defaults on a thread of its own."""
-    from games.tasks import winnable_deals_fill_task
-
-    task_send_apart(winnable_deals_fill_task)
+        jobs.winnable_deals_fill()

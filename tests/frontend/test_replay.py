@@ -46,7 +46,7 @@ SHOWN = """() => {
 def no_solver(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The post-mortems the replay asks for: noted, not solved beside the live server."""
     asked: list[str] = []
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", asked.append)
+    monkeypatch.setattr("games.jobs.game_postmortem", asked.append)
     return asked
 
 

@@ -359,7 +359,7 @@ def test_the_queue_shows_the_linked_accounts_attempts_of_that_day(day: Day, view
 def test_the_queue_links_a_replay_once_the_day_is_over_and_staff_may_watch_it(
     day: Day, viewer: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", lambda game_id: None)  # no solver beside the test
+    monkeypatch.setattr("games.jobs.game_postmortem", lambda game_id: None)  # no solver beside the test
     page = viewer.get(f"/admin/games/heldresult/{day.past_held.pk}/change/").content.decode()
 
     assert f'href="/replay/{day.past_held.pk}"' in page

@@ -63,7 +63,7 @@ def every_reading(game: Game, client: Any) -> dict[str, Any]:
 
 
 def test_a_packed_log_reads_as_its_rows_did_everywhere(account: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", lambda game_id: None)  # the solver: not here
+    monkeypatch.setattr("games.jobs.game_postmortem", lambda game_id: None)  # the solver: not here
     game = won_with_rows(account)
     client = factories.token_client(account)
     before = every_reading(game, client)

@@ -151,7 +151,7 @@ def test_a_won_practice_game_gets_no_postmortem_until_its_replay_is_opened(
     player: Any, eager_tasks: None, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[str] = []
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", asked.append)
+    monkeypatch.setattr("games.jobs.game_postmortem", asked.append)
     state = player.post("/api/v1/games", {"code": WON_CODE}, format="json").json()
     with django_capture_on_commit_callbacks(execute=True):
         win_as_a_human(player, state["id"])

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def dispatched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The post-mortems a replay asks for (only recorded: no solver beside the test)."""
     asked: list[str] = []
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", asked.append)
+    monkeypatch.setattr("games.jobs.game_postmortem", asked.append)
     return asked
 
 

@@ -1,6 +1,7 @@
 """The undo history lives in the move log, not in the game's row (docs/capacity.md): a player
 takes back moves as before, up to 100, and the games stored with their history in the state
-(before version 3) keep every take-back they had, whether the migration or a move converts them."""
+(before version 3) keep every take-back they had: the migrations convert them (0015, and 0027
+for what was left since), and the move path no longer looks for them."""
 
 from __future__ import annotations
 
@@ -93,17 +94,21 @@ def test_after_more_than_100_moves_exactly_the_last_100_can_be_taken_back():
     assert refused.value.code is ErrorCode.NOTHING_TO_UNDO
 
 
-@pytest.mark.django_db
-def test_a_game_stored_with_its_history_in_the_state_takes_back_every_move_it_had():
+@pytest.mark.django_db(transaction=True)
+def test_a_game_left_with_its_history_in_the_state_is_converted_before_the_move_path_meets_it():
+    """The move path no longer converts an older state (issue 48): migration 0027 converts what
+    was left since 0015 (a move of an older process), and the game takes back every move it had."""
     account = factories.user()
     player = Player(user=account)
     line = _random_line(CODE, 12)
     game = _older_game(account, line)
     expected = EngineGame.replay(CODE, line)
 
-    # The first change of such a game moves its history to the log, then makes the change.
-    services.game_undo(game_id=game.pk, player=player)
-    expected.undo()
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0026_game_played_offline")])
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
     stored = Game.objects.get(pk=game.pk)
     assert stored.state["v"] == 3 and "h" not in stored.state
     assert MoveLog.objects.filter(game=game).exclude(step="").count() == 12
@@ -115,13 +120,29 @@ def test_a_game_stored_with_its_history_in_the_state_takes_back_every_move_it_ha
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_migration_stops_at_a_game_whose_log_does_not_replay_its_older_state():
+    account = factories.user()
+    game = _older_game(account, _random_line(CODE, 5))
+    MoveLog.objects.filter(game=game, seq=5).delete()  # the log no longer gives the state
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0026_game_played_offline")])
+    executor = MigrationExecutor(connection)
+    with pytest.raises(RuntimeError, match=str(game.pk)):
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    Game.objects.filter(pk=game.pk).delete()
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_the_history_of_games_in_progress_to_their_logs():
     account = factories.user()
     line = _random_line(CODE, 9)
     game = _older_game(account, line)
     won = factories.game(owner=account, engine=factories.one_move_from_winning(CODE))
     won_state = older_state(EngineGame.from_state(won.state))
-    Game.objects.filter(pk=won.pk).update(state=won_state)
+    Game.objects.filter(pk=won.pk).update(state=won_state, status="won")  # (finished: no undo is left to it)
 
     executor = MigrationExecutor(connection)
     executor.migrate([("games", "0014_movelog_undo_steps")])

@@ -1,19 +1,27 @@
 """Dependencies point one way: every import between the project's packages runs from a higher
-layer to a lower one (or stays within its package), anywhere in a module, also inside a function.
+layer to a lower one (or stays within its package), anywhere in a module, also inside a function;
+and no modules import each other in a circle, imports inside functions counted.
 
 The layers, from the bottom:
 
 0. ``common`` — the pieces every app shares (errors, parsers, sessions, rate limits, metrics): no app.
 1. ``games.engine`` — the rules: the standard library only (tests/engine also checks that).
 2. ``games.solver`` — beside the engine, on top of it.
-3. ``games`` — games, move log, the daily deal, the competition: it sends events and knows nothing
-   of the apps that listen (stats, accounts).
-4. ``stats`` — boards, bests and statistics, from the games' events and rows.
-5. ``accounts`` — registration, login, tokens, settings; deleting an account detaches its results
-   (stats) and its games (games), so it sits above both.
-6. ``frontend`` — the pages, over every app.
-7. ``yukon_site`` — the project: settings, URLs, the Celery app. No app imports it: a task's app is
-   ``task.app`` (``common.background``), Celery's current app (``common.metrics``).
+3. the games' floor — ``games.models``, ``games.movelog``, ``games.signals``, ``games.players``,
+   ``games.lifecycle``, ``games.jobs``: the rows, the log, the one event, who plays, what is kept,
+   the tasks sent by name.
+4. ``games.competition`` — the day, its deal, the ranked attempt, fair play.
+5. ``games.play`` — a game being played: its API, services, store, answers.
+6. ``games.help`` — the hint, "still winnable?", the post-mortem, the replay: over the games played.
+7. ``games`` — the app's wiring: tasks, admin, URLs, what it tells an operator. Games sends events
+   and knows nothing of the apps that listen (stats, social, accounts).
+8. ``stats`` — boards, bests and statistics, from the games' events and rows.
+9. ``social`` — friends and clubs, over the boards.
+10. ``accounts`` — registration, login, tokens, settings; deleting an account detaches its results
+    (stats) and its games (games), so it sits above both.
+11. ``frontend`` — the pages, over every app.
+12. ``yukon_site`` — the project: settings, URLs, the Celery app. No app imports it: a task's app is
+    ``task.app`` (``common.background``), Celery's current app (``common.metrics``).
 
 Presenters render what they are given and never query the database."""
 
@@ -41,30 +49,38 @@ from tests import factories
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
 
+#: The games' floor: what every part of games stands on.
+FLOOR = ("games.models", "games.movelog", "games.signals", "games.players", "games.lifecycle", "games.jobs")
 #: Each package of the project and its layer (a package's subpackages are in it, unless named).
 LAYERS = {
     "common": 0,
     "games.engine": 1,
     "games.solver": 2,
-    "games": 3,
-    "stats": 4,
-    "social": 5,
-    "accounts": 6,
-    "frontend": 7,
-    "yukon_site": 8,
+    **dict.fromkeys(FLOOR, 3),
+    "games.competition": 4,
+    "games.play": 5,
+    "games.help": 6,
+    "games": 7,
+    "stats": 8,
+    "social": 9,
+    "accounts": 10,
+    "frontend": 11,
+    "yukon_site": 12,
 }
 
 
 def imports_of(source: str, package: str) -> list[str]:
-    """Every module ``source`` (a module of ``package``) imports anywhere, also inside a function,
-    as absolute names; and the names it hands to ``import_module`` or ``import_string``."""
+    """Every name ``source`` (a module of ``package``) imports anywhere, also inside a function, as
+    absolute names (``from a import b``: ``a.b``, a module or a name in ``a``); and the names it
+    hands to ``import_module`` or ``import_string``."""
     names = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
-            names.append(".".join([*base, *([node.module] if node.module else [])]))
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names += [f"{module}.{alias.name}" for alias in node.names]  # (a module, or a name in one)
         elif (
             isinstance(node, ast.Call)
             and getattr(node.func, "id", getattr(node.func, "attr", None)) in ("import_module", "import_string")
@@ -126,17 +142,21 @@ def test_every_package_of_the_project_has_a_layer() -> None:
     tops = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests", "bench", "deploy"}
     assert tops <= {name.split(".")[0] for name in LAYERS}, tops
     inside = {_module(path) for path in GAMES.glob("*/__init__.py")} - {"games.migrations", "games.management"}
-    assert inside <= {*LAYERS, "games.competition"}, inside  # (a new subpackage of games: give it its layer)
+    assert inside <= set(LAYERS), inside  # (a new subpackage of games: give it its layer)
 
 
 def test_the_scan_sees_late_relative_and_named_imports() -> None:
     late = "def board():\n    from stats import tasks\n"
-    assert imports_of(late, "games") == ["stats"]
-    assert imports_of("from ..stats.tasks import x\n", "games.engine") == ["games.stats.tasks"]
-    assert imports_of("from .. import stats\n", "games.engine") == ["games"]
-    assert imports_of("from .models import Game\n", "games") == ["games.models"]
+    assert imports_of(late, "games") == ["stats.tasks"]
+    assert imports_of("from ..stats.tasks import x\n", "games.engine") == ["games.stats.tasks.x"]
+    assert imports_of("from .. import stats\n", "games.engine") == ["games.stats"]
+    assert imports_of("from .models import Game\n", "games") == ["games.models.Game"]
+    assert imports_of("from games import jobs, models\n", "games.play") == ["games.jobs", "games.models"]
     assert imports_of('importlib.import_module("stats.tasks")\n', "games") == ["stats.tasks"]
-    assert "games.engine.cards" in imports_of((GAMES / "engine" / "game.py").read_text(), "games.engine")
+    assert any(
+        name.startswith("games.engine.cards.")
+        for name in imports_of((GAMES / "engine" / "game.py").read_text(), "games.engine")
+    )
 
 
 @pytest.mark.parametrize(
@@ -146,19 +166,90 @@ def test_the_scan_sees_late_relative_and_named_imports() -> None:
             "def f():\n    from yukon_site.celery import app\n",
             "games.competition.daily",
             "games",
-            ["yukon_site.celery"],
+            ["yukon_site.celery.app"],
         ),
-        ("from stats.tasks import x\n", "games.signals", "games", ["stats.tasks"]),
-        ("from accounts.models import ApiToken\n", "common.auth", "common", ["accounts.models"]),
-        ("from ..models import Game\n", "games.engine.game", "games.engine", ["games.models"]),
+        ("from stats.tasks import x\n", "games.signals", "games", ["stats.tasks.x"]),
+        ("from accounts.models import ApiToken\n", "common.auth", "common", ["accounts.models.ApiToken"]),
+        ("from ..models import Game\n", "games.engine.game", "games.engine", ["games.models.Game"]),
         ("from . import cards\n", "games.engine.game", "games.engine", []),
-        ("from games.solver import solve\n", "games.engine.moves", "games.engine", ["games.solver"]),
+        ("from games.solver import solve\n", "games.engine.moves", "games.engine", ["games.solver.solve"]),
         ("from games.engine import Game\n", "stats.api", "stats", []),
+        ("from games import jobs\n", "games.play.services", "games.play", []),
+        ("from games import tasks\n", "games.play.services", "games.play", ["games.tasks"]),
         ("from .services import x\n", "accounts.api", "accounts", []),
     ],
 )
 def test_an_import_from_a_higher_layer_is_found(source: str, module: str, package: str, offending: list[str]) -> None:
     assert upward_imports(source, module, package) == offending
+
+
+def modules_imported(source: str, package: str, known: set[str]) -> set[str]:
+    """The project's modules (``known``) that ``source`` (a module of ``package``) imports anywhere,
+    also inside a function: each name imported, as the longest module it names."""
+    found = set()
+    for name in imports_of(source, package):
+        parts = name.split(".")
+        found |= {next((".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in known), "")}
+    return found - {""}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (Tarjan's strongly connected
+    components of more than one module, or a module importing itself)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def module_graph() -> dict[str, set[str]]:
+    known = {_module(path) for path in MODULES}
+    return {
+        _module(path): modules_imported(path.read_text(), _package(path), known) - {_module(path)} for path in MODULES
+    }
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Services send tasks by name (``<app>/jobs.py``), so tasks may import services: no circle is
+    left to hide behind an import inside a function."""
+    assert circles(module_graph()) == []
+
+
+def test_the_circle_scan_sees_a_circle_behind_an_import_inside_a_function() -> None:
+    known = {"games.play.services", "games.tasks", "games.models", "games.play", "games"}
+    services = "from games.models import Game\n\ndef won():\n    from games.tasks import log_pack\n"
+    tasks = "from games.play import services\n"
+    graph = {
+        "games.play.services": modules_imported(services, "games.play", known),
+        "games.tasks": modules_imported(tasks, "games", known),
+    }
+    assert graph == {"games.play.services": {"games.models", "games.tasks"}, "games.tasks": {"games.play.services"}}
+    assert circles(graph) == [["games.play.services", "games.tasks"]]
+    assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
 @pytest.mark.django_db
@@ -240,15 +331,9 @@ def _subclasses(cls: type) -> list[type]:
 
 
 #: The modules that touch the move log's rows: the model, the one reader of both forms
-#: (games.movelog), the move's write (games.play.store, games.play.services: the log entry, an undo's step),
-#: and what only concerns games in play (the undo history's move into the log, idle games' last move).
-MOVE_LOG_ROWS = {
-    "games/models.py",
-    "games/movelog.py",
-    "games/play/store.py",
-    "games/play/services.py",
-    "games/history.py",
-}
+#: (games.movelog), the move's write (games.play.store, which also reads an undo's step; games.play.services
+#: makes the entries it writes), and what only concerns games in play (idle games' last move).
+MOVE_LOG_ROWS = {"games/models.py", "games/movelog.py", "games/play/store.py", "games/play/services.py"}
 MOVE_LOG_ROWS |= {"games/lifecycle.py"}
 
 

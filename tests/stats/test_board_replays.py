@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def no_postmortem(monkeypatch: pytest.MonkeyPatch) -> None:
     """A replay asks for its post-mortem: not here (no solver thread beside the test)."""
-    monkeypatch.setattr("games.help.replay.postmortem_dispatch", lambda game_id: None)
+    monkeypatch.setattr("games.jobs.game_postmortem", lambda game_id: None)
 
 
 def _board(client, day):
