@@ -406,7 +406,9 @@ batch_like = st.fixed_dictionaries(
     optional={
         "seq": st.integers(min_value=-2, max_value=3) | st.text(max_size=3) | st.none(),
         "moves": st.lists(entry_like, max_size=6) | entry_like,
-        "elapsed_ms": st.integers(min_value=-10, max_value=2**60) | st.floats() | st.none(),
+        "elapsed_ms": st.integers(min_value=-10, max_value=2**60)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.none(),
         "code": st.sampled_from([CODE, "YU9-X", ""]) | st.integers(),
     },
 )
