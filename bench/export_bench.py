@@ -1,4 +1,4 @@
-"""Does the export stream? Peak Python memory (tracemalloc) of ``GET games/play/export`` read to the
+"""Does the export stream? Peak Python memory (tracemalloc) of ``GET games/export`` read to the
 end, for an account with 1,000 and with 10,000 games (each with a 20-move log), in both formats.
 
 Goal: the peak at 10,000 games about that at 1,000 (flat: rows are written as they are read,
@@ -37,7 +37,7 @@ def main() -> int:
     state = EngineGame.new(GameCode.parse("YU1-C-AAAAAAB")).to_state()
     client = Client(HTTP_AUTHORIZATION=f"Token {factories.token_key(account)}")
     for fmt in ("ndjson", "csv"):  # a first request of each (imports, caches) before any is measured
-        b"".join(client.get("/api/v1/games/play/export", {"format": fmt}).streaming_content)
+        b"".join(client.get("/api/v1/games/export", {"format": fmt}).streaming_content)
     made = 0
     peaks: dict[tuple[int, str], float] = {}
     for size in SIZES:
@@ -54,7 +54,7 @@ def main() -> int:
         for fmt in ("ndjson", "csv"):
             tracemalloc.start()
             started = time.perf_counter()
-            response = client.get("/api/v1/games/play/export", {"format": fmt})
+            response = client.get("/api/v1/games/export", {"format": fmt})
             assert response.status_code == 200 and response.streaming
             total = lines = 0
             for chunk in response.streaming_content:

@@ -67,7 +67,9 @@ def main() -> int:
     browser.get("/api/v1/auth/me")
     login = {"username": account.username, "password": factories.PASSWORD}
     csrf = browser.cookies["csrftoken"].value
-    logged_in = browser.post("/api/v1/auth/login", login, content_type="application/json", headers={"X-CSRFToken": csrf})
+    logged_in = browser.post(
+        "/api/v1/auth/login", login, content_type="application/json", headers={"X-CSRFToken": csrf}
+    )
     assert logged_in.status_code == 200, logged_in.content
     csrf = browser.cookies["csrftoken"].value
     game = browser.post(
@@ -101,7 +103,9 @@ def main() -> int:
     state = answer.json()
     assert answer.status_code == 200 and state["status"] == "won", answer.content
     review = browser.get(f"/api/v1/games/{game['id']}").json().get("review")
-    print(f"the move: {answer.status_code} {state['status']}; its review: {review}; the board read: {board.status_code}")
+    print(
+        f"the move: {answer.status_code} {state['status']}; its review: {review}; the board read: {board.status_code}"
+    )
 
     import games
 
@@ -109,7 +113,9 @@ def main() -> int:
     files = sorted({name for name, _, _ in seen})
     shown = [str(Path(name).relative_to(root)) for name in files]
     by_package = Counter(
-        "/".join(Path(name).parts[:2]) if Path(name).parts[0] == "games" and len(Path(name).parts) > 2 else Path(name).parts[0]
+        "/".join(Path(name).parts[:2])
+        if Path(name).parts[0] == "games" and len(Path(name).parts) > 2
+        else Path(name).parts[0]
         for name in shown
     )
     print(f"\nPython files on the path: {len(files)}")

@@ -5,7 +5,7 @@ from games.play import api, export_api
 
 urlpatterns = [
     path("games", api.GameListCreateApi.as_view(), name="games"),
-    path("games/play/export", export_api.GameExportApi.as_view(), name="games-export"),
+    path("games/export", export_api.GameExportApi.as_view(), name="games-export"),
     path("games/offline", api.GameOfflineApi.as_view(), name="games-offline"),
     path("games/<uuid:game_id>", api.GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/moves", api.GameMovesApi.as_view(), name="game-moves"),

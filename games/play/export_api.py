@@ -1,4 +1,4 @@
-"""``GET games/play/export``: the caller's games as NDJSON or CSV, streamed (:mod:`games.play.export`)."""
+"""``GET games/export``: the caller's games as NDJSON or CSV, streamed (:mod:`games.play.export`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ result so the board reads it without the game row; filled here for the results a
 from django.db import migrations, models
 from django.db.models import Q
 
-# As games.play.selectors.replay_verified and games.models.UNCHECKED_REASON when this was written.
+# As games.selectors.replay_verified and games.models.UNCHECKED_REASON when this was written.
 _REPLAYED = Q(game__review="approved") | (Q(game__review="verified") & ~Q(game__review_reason="won before reviews"))
 
 

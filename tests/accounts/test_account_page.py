@@ -38,7 +38,7 @@ def test_the_page_shows_the_account_and_links_export_and_deletion(account):
     assert account.username in page
     for part in ('id="email-form"', 'id="password-form"', 'id="sessions-list"', 'id="tokens-list"'):
         assert part in page
-    assert 'href="/api/v1/games/play/export?format=csv"' in page
+    assert 'href="/api/v1/games/export?format=csv"' in page
     assert 'href="/account/delete"' in page
 
 

@@ -1,4 +1,4 @@
-"""GET games/play/export: one's own games as NDJSON or CSV, streamed; today's daily code never in it."""
+"""GET games/export: one's own games as NDJSON or CSV, streamed; today's daily code never in it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-URL = "/api/v1/games/play/export"
+URL = "/api/v1/games/export"
 
 
 def _body(response: Any) -> str:
@@ -110,6 +110,6 @@ def test_the_answer_is_streamed(player: Any, account: Any) -> None:
 
 def test_the_schema_documents_it(player: Any) -> None:
     schema = player.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
-    operation = schema["paths"]["/api/v1/games/play/export"]["get"]
+    operation = schema["paths"]["/api/v1/games/export"]["get"]
     assert operation["operationId"] == "games_export"
     assert {"application/x-ndjson", "text/csv"} <= operation["responses"]["200"]["content"].keys()

@@ -47,7 +47,7 @@ def won_with_rows(owner: Any, *, undo_at: int = 5) -> Game:
 
 
 def exported(client: Any) -> list[dict[str, Any]]:
-    response = client.get("/api/v1/games/play/export")
+    response = client.get("/api/v1/games/export")
     return [json.loads(line) for line in b"".join(response.streaming_content).decode().splitlines()]
 
 

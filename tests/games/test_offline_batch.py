@@ -270,7 +270,7 @@ def test_the_list_and_the_export_say_which_games_were_played_offline(player, gam
 
     listed = player.get("/api/v1/games").json()["results"]
     assert [g["played_offline"] for g in listed] == [True]
-    exported = player.get("/api/v1/games/play/export?format=ndjson")
+    exported = player.get("/api/v1/games/export?format=ndjson")
     assert b'"played_offline":true' in b"".join(exported.streaming_content)
 
 

@@ -108,7 +108,7 @@ def test_no_answer_before_the_close_names_a_code_or_an_arrangement(arranged, acc
         f"/api/v1/daily/{today.isoformat()}/standing",
         "/api/v1/daily/archive",
         "/api/v1/me/stats",
-        "/api/v1/games/play/export",
+        "/api/v1/games/export",
     ]
     for client in (player, guest):
         for path in paths:
