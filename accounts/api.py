@@ -22,7 +22,19 @@ from common.schema import BodyOnDeleteSchema
 from common.serializers import ErrorSerializer
 from common.throttles import EmailThrottle, IpThrottle, PlayerThrottle, UsernameThrottle, limits
 
-from . import services
+from .actions.deletion import account_delete
+from .actions.email import user_email_remove, user_email_set
+from .actions.passwords import password_reset_request, user_password_change
+from .actions.registration import user_register
+from .actions.sessions import (
+    SESSION_TOKEN_KEY,
+    account_sign_out_elsewhere,
+    login_session_end,
+    login_session_list,
+    user_signed_in,
+)
+from .actions.settings import player_me, player_settings_get, player_settings_update, user_language, user_language_set
+from .actions.tokens import MAX_TOKENS, token_issue, token_list, token_revoke
 from .limits import signup_limit_words, signup_quota
 from .models import ApiToken
 from .serializers import (
@@ -44,8 +56,6 @@ from .serializers import (
     TokenCreateSerializer,
 )
 
-SESSION_TOKEN_KEY = services.SESSION_TOKEN_KEY
-
 
 def _session_login(request: Request) -> bool:
     """Whether the request comes with a session logged in to its account (not only a token; a
@@ -65,7 +75,7 @@ def _end_session_token(request: Request) -> None:
     session_user = request._request.user
     token_id = request.session.get(SESSION_TOKEN_KEY)
     if session_user.is_authenticated and token_id is not None:
-        services.token_revoke(user=session_user, token_id=token_id)
+        token_revoke(user=session_user, token_id=token_id)
 
 
 def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
@@ -74,10 +84,10 @@ def _sign_in(request: Request, user: Any, *, token_name: str) -> Response:
     _end_session_token(request)
     guest_session_key = request.session.session_key
     login(request._request, user)
-    token, key, kept = services.user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
+    token, key, kept = user_signed_in(user=user, guest_session_key=guest_session_key, token_name=token_name)
     request.session[SESSION_TOKEN_KEY] = token.pk
     response = Response({"username": user.get_username(), "token": key, "games_kept": kept})
-    if language := services.user_language(user=user):
+    if language := user_language(user=user):
         set_language_cookie(response, language)  # the account's language, on every device it logs in on
     return response
 
@@ -129,9 +139,9 @@ class RegisterApi(ApiView):
                 limit=signup_limit_words(),
             )
         try:
-            user = services.user_register(
+            user = user_register(
                 **serializer.validated_data,
-                settings=services.player_settings_get(user=None, session=request.session),
+                settings=player_settings_get(user=None, session=request.session),
             )
         except ApplicationError:  # no account made: it does not count
             quota.give_back()
@@ -171,10 +181,10 @@ class LogoutApi(ApiView):
     )
     def post(self, request: Request) -> Response:
         if isinstance(request.auth, ApiToken):
-            services.token_revoke(user=request.user, token_id=request.auth.pk)
+            token_revoke(user=request.user, token_id=request.auth.pk)
         if request._request.user.is_authenticated:
             _end_session_token(request)
-            services.login_session_end(session_key=request.session.session_key)
+            login_session_end(session_key=request.session.session_key)
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -190,12 +200,12 @@ class TokensApi(ApiView):
         responses={200: ApiTokenSerializer(many=True), **_errors(401)},
     )
     def get(self, request: Request) -> Response:
-        tokens = services.token_list(user=request.user)
+        tokens = token_list(user=request.user)
         return Response(ApiTokenSerializer([_token_body(token, request) for token in tokens], many=True).data)
 
     @extend_schema(
         operation_id="auth_tokens_create",
-        summary=f"A new API token; its key is in this answer only (at most {services.MAX_TOKENS} per account: "
+        summary=f"A new API token; its key is in this answer only (at most {MAX_TOKENS} per account: "
         "the oldest never used goes, else the one used longest ago)",
         request=TokenCreateSerializer,
         responses={201: NewApiTokenSerializer, **_errors(400, 401, 429)},
@@ -203,7 +213,7 @@ class TokensApi(ApiView):
     def post(self, request: Request) -> Response:
         serializer = TokenCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token, key = services.token_issue(user=request.user, name=serializer.validated_data["name"] or "api")
+        token, key = token_issue(user=request.user, name=serializer.validated_data["name"] or "api")
         body = {**_token_body(token, request), "token": key}
         return Response(NewApiTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -217,7 +227,7 @@ class TokenApi(ApiView):
         responses={204: None, **_errors(401, 404)},
     )
     def delete(self, request: Request, token_id: int) -> Response:
-        if not services.token_revoke(user=request.user, token_id=token_id):
+        if not token_revoke(user=request.user, token_id=token_id):
             raise ApplicationError(ErrorCode.NOT_FOUND)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -248,7 +258,7 @@ class MeApi(ApiView):
             raise ApplicationError(ErrorCode.NOT_AUTHENTICATED)
         serializer = PasswordConfirmSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.account_delete(user=request.user, password=serializer.validated_data["password"])
+        account_delete(user=request.user, password=serializer.validated_data["password"])
         if request._request.user.is_authenticated:  # the session's login: it ends here too
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -261,7 +271,7 @@ class MeApi(ApiView):
         responses={200: MeSerializer, **_errors(401)},
     )
     def get(self, request: Request) -> Response:
-        return Response(services.player_me(user=request.user, session=request.session))
+        return Response(player_me(user=request.user, session=request.session))
 
 
 class PasswordApi(ApiView):
@@ -281,7 +291,7 @@ class PasswordApi(ApiView):
     def post(self, request: Request) -> Response:
         serializer = PasswordChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = services.user_password_change(user_id=request.user.pk, **serializer.validated_data)
+        user = user_password_change(user_id=request.user.pk, **serializer.validated_data)
         keep_tokens = [request.auth.pk] if isinstance(request.auth, ApiToken) else []
         keep_session = None
         if _session_login(request):
@@ -289,7 +299,7 @@ class PasswordApi(ApiView):
             keep_session = request.session.session_key
             if isinstance(request.session.get(SESSION_TOKEN_KEY), int):
                 keep_tokens.append(request.session[SESSION_TOKEN_KEY])
-        services.account_sign_out_elsewhere(user=user, keep_session_key=keep_session, keep_token_ids=keep_tokens)
+        account_sign_out_elsewhere(user=user, keep_session_key=keep_session, keep_token_ids=keep_tokens)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -308,7 +318,7 @@ class PasswordResetApi(ApiView):
     def post(self, request: Request) -> Response:
         serializer = EmailSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.password_reset_request(email=serializer.validated_data["email"])
+        password_reset_request(email=serializer.validated_data["email"])
         detail = pgettext(
             "auth.reset.sent",
             "If an account has this confirmed address, a link to set a new password is on its way to it. "
@@ -341,7 +351,7 @@ class EmailApi(ApiView):
     def put(self, request: Request) -> Response:
         serializer = EmailChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        sent = services.user_email_set(
+        sent = user_email_set(
             user=request.user,
             email=serializer.validated_data["email"],
             password=serializer.validated_data["password"],
@@ -366,7 +376,7 @@ class EmailApi(ApiView):
     def delete(self, request: Request) -> Response:
         serializer = PasswordConfirmSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.user_email_remove(user=request.user, password=serializer.validated_data["password"])
+        user_email_remove(user=request.user, password=serializer.validated_data["password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -383,7 +393,7 @@ class LanguageApi(ApiView):
     def put(self, request: Request) -> Response:
         serializer = LanguageSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        language = services.user_language_set(user=request.user, language=serializer.validated_data["language"])
+        language = user_language_set(user=request.user, language=serializer.validated_data["language"])
         response = Response({"language": language})
         set_language_cookie(response, language)
         return response
@@ -421,7 +431,7 @@ class SessionsApi(ApiView):
                 "last_seen_at": row.last_seen_at,
                 "current": row.session_key == current,
             }
-            for row in services.login_session_list(user=request.user)
+            for row in login_session_list(user=request.user)
         ]
         return Response(LoginSessionSerializer(rows, many=True).data)
 
@@ -433,7 +443,7 @@ class SessionsApi(ApiView):
     def delete(self, request: Request) -> Response:
         keep = request.session.session_key if _session_login(request) else None
         keep_tokens = [request.auth.pk] if isinstance(request.auth, ApiToken) else []
-        ended = services.account_sign_out_elsewhere(
+        ended = account_sign_out_elsewhere(
             user=request.user, keep_session_key=keep, keep_token_ids=keep_tokens, all_tokens=False
         )
         return Response({"ended": ended})
@@ -451,7 +461,7 @@ class SettingsApi(ApiView):
         responses={200: PlayerSettingsSerializer},
     )
     def get(self, request: Request) -> Response:
-        return Response(services.player_settings_get(user=self._user(request), session=request.session))
+        return Response(player_settings_get(user=self._user(request), session=request.session))
 
     @extend_schema(
         operation_id="auth_settings_update",
@@ -474,7 +484,7 @@ class SettingsApi(ApiView):
     def _update(self, request: Request, *, partial: bool) -> Response:
         serializer = PlayerSettingsSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        settings = services.player_settings_update(
+        settings = player_settings_update(
             user=self._user(request), session=request.session, changes=serializer.validated_data
         )
         return Response(settings)

@@ -1,5 +1,5 @@
 """The site's mails: a password-reset link (Django's ``PasswordResetForm`` and its tokens) and the
-link that confirms an address (``accounts.services.email_confirmation_token``). Each in the
+link that confirms an address (``accounts.links.email_confirmation_token``). Each in the
 account's language (else the one of the request that asked), as plain text and HTML, from
 ``DEFAULT_FROM_EMAIL`` through the backend ``EMAIL_URL`` chose (``common/mail.py``). Their links
 point at ``SITE_URL``, the site's own address, never at a request's Host."""
@@ -14,8 +14,9 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
+from .links import email_confirmation_token, email_undo_token
 from .models import Profile
 
 TEMPLATES = "accounts/mail/"
@@ -57,10 +58,6 @@ def password_reset_send(*, email: str, language: str) -> int:
 def email_changed_send(*, user_id: int, previous: str, current: str, language: str) -> bool:
     """Tell the address the account had (``previous``, confirmed) that it was replaced by
     ``current`` (or removed, ``""``), when, and how to undo it (a link, valid a week)."""
-    from django.utils import timezone
-
-    from .services import email_undo_token
-
     profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
     if profile is None:
         return False
@@ -89,8 +86,6 @@ def _send(template: str, *, to: str, link: str, context: dict[str, Any], languag
 
 def email_confirmation_send(*, user_id: int, email: str, language: str) -> bool:
     """Mail the confirmation link of ``email`` to it, if it still waits for one on that account."""
-    from .services import email_confirmation_token
-
     profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
     if profile is None or profile.email_pending != email:
         return False  # changed or confirmed meanwhile: that link would not work

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.contrib.auth import SESSION_KEY
 from django.http import HttpRequest, HttpResponseBase
 
-from . import services
+from .actions.sessions import login_session_seen
 
 
 class LoginSessionMiddleware:
@@ -25,7 +25,7 @@ class LoginSessionMiddleware:
             return response
         user = request.user
         if user.is_authenticated and str(user.pk) == str(session[SESSION_KEY]):
-            services.login_session_seen(
+            login_session_seen(
                 user_id=user.pk,
                 session=session,
                 session_key=session.session_key,

@@ -11,7 +11,7 @@ from .models import SETTING_DEFAULTS
 @extend_schema_field({"type": "string", "format": "email", "maxLength": 254})
 class EmailAddressField(StrictCharField):
     """An e-mail address: documented as one (``format: email``); checked by the service
-    (``accounts.services.email_clean``), which answers 400 ``bad_email``."""
+    (``accounts.actions.email.email_clean``), which answers 400 ``bad_email``."""
 
 
 class CredentialsSerializer(serializers.Serializer):

@@ -9,7 +9,8 @@ from celery import shared_task
 
 from common.retries import RETRY
 
-from . import mail, services
+from . import mail
+from .actions import sessions
 
 
 @shared_task(name="accounts.password_reset_send", **RETRY)
@@ -21,7 +22,7 @@ def password_reset_send(*, email: str, language: str, link_base: str = "") -> No
 @shared_task(name="accounts.login_sessions_prune", **RETRY)
 def login_sessions_prune() -> None:
     """Beat, hourly: the list rows of sessions that ended without a logout go (idempotent)."""
-    services.login_sessions_prune()
+    sessions.login_sessions_prune()
 
 
 @shared_task(name="accounts.email_changed_send", **RETRY)

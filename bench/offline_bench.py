@@ -80,12 +80,12 @@ def run(url: str | None, *, times: int) -> int:
     from django.db import connection
     from rest_framework.test import APIClient
 
-    from accounts import services as account_services
+    from accounts.actions.tokens import token_issue
 
     logging.disable(logging.INFO)
     call_command("migrate", verbosity=0)
     account = get_user_model().objects.create_user(username=f"bench{time.time_ns()}", password="x")
-    _, key = account_services.token_issue(user=account, name="bench")
+    _, key = token_issue(user=account, name="bench")
     client = APIClient(SERVER_NAME="127.0.0.1", REMOTE_ADDR="10.0.0.7")
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     entries = line(CODE, ENTRIES)

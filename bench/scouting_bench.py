@@ -275,7 +275,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
     from django.test.utils import setup_test_environment
     from rest_framework.test import APIClient
 
-    from accounts import services as account_services
+    from accounts.actions.tokens import token_issue
     from accounts.models import Profile
     from games.competition import clock
     from games.competition.daily import daily_deals_prepare
@@ -295,7 +295,7 @@ def api_check(k: int, n: int, m: int, attacks: int, flips: int, scout_entries: i
         number = next(users)
         user = get_user_model().objects.create_user(username=f"scout{number}")  # no password: no hashing
         Profile.objects.create(user=user)
-        _, token = account_services.token_issue(user=user, name="bench")
+        _, token = token_issue(user=user, name="bench")
         client = APIClient(REMOTE_ADDR=f"10.{number >> 8 & 255}.{number & 255}.7")  # a network each
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
         return user, client

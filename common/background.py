@@ -21,12 +21,12 @@ from celery import current_app
 from django.db import transaction
 
 
-def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = True) -> None:
-    """Send the task registered as ``name`` with ``args``: once the current transaction commits
-    (at once outside one; the write is kept whatever the sending does), or at once
-    (``after_commit=False``: a read asked for it, there is no write to wait for). ``apart``: a
+def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = True, **kwargs: Any) -> None:
+    """Send the task registered as ``name`` with ``args`` and ``kwargs``: once the current
+    transaction commits (at once outside one; the write is kept whatever the sending does), or at
+    once (``after_commit=False``: a read asked for it, there is no write to wait for). ``apart``: a
     task the request must not wait for even with eager tasks (:func:`task_send_apart`)."""
-    send = partial(_send, name, args, apart)
+    send = partial(_send, name, args, kwargs, apart)
     if after_commit:
         transaction.on_commit(send, robust=True)
     else:
@@ -38,17 +38,17 @@ def task_named(name: str) -> Any:
     return current_app.tasks[name]
 
 
-def _send(name: str, args: tuple[Any, ...], apart: bool) -> None:
+def _send(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], apart: bool) -> None:
     task = task_named(name)
     if apart:
-        task_send_apart(task, *args)
+        task_send_apart(task, *args, **kwargs)
     else:
-        task.delay(*args)
+        task.delay(*args, **kwargs)
 
 
-def task_send_apart(task: Any, *args: Any) -> None:
-    """Send ``task(*args)`` to the worker, or with eager tasks run it on a thread of its own."""
+def task_send_apart(task: Any, *args: Any, **kwargs: Any) -> None:
+    """Send ``task(*args, **kwargs)`` to the worker, or with eager tasks run it on a thread of its own."""
     if task.app.conf.task_always_eager:
-        threading.Thread(target=task.apply, args=(args,), name=task.name, daemon=True).start()
+        threading.Thread(target=task.apply, args=(args, kwargs), name=task.name, daemon=True).start()
     else:
-        task.delay(*args)
+        task.delay(*args, **kwargs)

@@ -13,7 +13,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
-from accounts import services
+from accounts.actions.email import user_email_confirm, user_email_undo
+from accounts.actions.sessions import account_sign_out_elsewhere
+from accounts.links import email_confirmation_read, email_undo_read
 from common.errors import ApplicationError
 
 from .views import SETTINGS_FIELDS, _page, page_context
@@ -52,7 +54,7 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        services.account_sign_out_elsewhere(user=form.user, keep_session_key=self.request.session.session_key)
+        account_sign_out_elsewhere(user=form.user, keep_session_key=self.request.session.session_key)
         return response
 
 
@@ -63,9 +65,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     links must not confirm an address for whoever typed it): the page shows the address and one
     button, a POST with the CSRF token, which confirms it; or why not (expired, replaced,
     another account's)."""
-    return _mailed_link(
-        request, token, "email_confirm", read=services.email_confirmation_read, act=services.user_email_confirm
-    )
+    return _mailed_link(request, token, "email_confirm", read=email_confirmation_read, act=user_email_confirm)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -73,8 +73,8 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
 def email_undo(request: HttpRequest, token: str) -> HttpResponse:
     """The link mailed to an account's address before it was changed or removed: its page asks,
     and its button (a POST with the CSRF token) puts the address back and signs the account out
-    everywhere (``accounts.services.user_email_undo``); opening it changes nothing."""
-    return _mailed_link(request, token, "email_undo", read=services.email_undo_read, act=services.user_email_undo)
+    everywhere (``accounts.actions.email.user_email_undo``); opening it changes nothing."""
+    return _mailed_link(request, token, "email_undo", read=email_undo_read, act=user_email_undo)
 
 
 def _mailed_link(

@@ -27,10 +27,10 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST, require_safe
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.actions.settings import player_me, user_language_set
 from accounts.api import set_language_cookie
 from accounts.limits import signup_limit_words
 from accounts.models import SETTING_DEFAULTS
-from accounts.services import player_me, user_language_set
 from common.errors import ApplicationError
 from common.throttles import page_wait
 from games.competition import clock

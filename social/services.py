@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import date, datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -20,6 +19,7 @@ from games.models import Game
 from stats.models import DailyResult
 from stats.selectors import user_by_username
 
+from . import jobs
 from .models import Club, ClubRemoval, ClubWeekEntry, Follow, Membership, Privacy
 
 #: The most players one account follows: a friends' board stays one short read.
@@ -278,12 +278,10 @@ def _member_gone(club_id: int, user_id: int) -> None:
 def _weeks_rebuild_later(club_ids: list[int], *, weeks: set[date] | None = None) -> None:
     """After the commit: the clubs' standings of this week, the last and ``weeks`` recomputed from
     their members now."""
-    from . import tasks
-
     this_week = week_monday(clock.today())
     for club_id in club_ids:
         for week in sorted({this_week - timedelta(days=7), this_week, *(weeks or ())}):
-            transaction.on_commit(partial(tasks.club_week_rebuild.delay, club_id, week.isoformat()), robust=True)
+            jobs.club_week_rebuild(club_id, week)
 
 
 # -- a club's week ----------------------------------------------------------------------------------

@@ -160,8 +160,8 @@ def daily_result_record(*, game_id: UUID | str) -> bool:
 
 def _game_still_there(game_id: UUID | str) -> bool:
     """In a task's transaction, before it writes what it read from a game: lock the game row.
-    Deleting an account locks its games first (``accounts.services.account_delete``), so a task
-    that got here first commits before the deletion collects the account's rows, and one that
+    Deleting an account locks its games first (``accounts.actions.deletion.account_delete``), so a
+    task that got here first commits before the deletion collects the account's rows, and one that
     comes later finds no game and writes nothing (no row of a deleted account comes back)."""
     return Game.objects.select_for_update().filter(pk=game_id).exists()
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts import services as account_services
+from accounts.actions.tokens import token_issue
 from accounts.models import Profile
 from games.engine import Game as EngineGame
 from games.engine import GameCode, Move, Rule
@@ -22,7 +22,7 @@ _numbers = itertools.count(1)
 def user(*, username: str | None = None, password: str = PASSWORD, **profile: bool) -> Any:
     account = get_user_model().objects.create_user(username=username or f"player{next(_numbers)}", password=password)
     Profile.objects.create(user=account, **profile)
-    account.token, account.token_key = account_services.token_issue(user=account, name="factory")
+    account.token, account.token_key = token_issue(user=account, name="factory")
     return account
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from accounts.services import account_delete
+from accounts.actions.deletion import account_delete
 from games.models import Game, StatusChoices
 from stats import services as stats_services
 from stats.models import PersonalBest

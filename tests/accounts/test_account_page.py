@@ -9,8 +9,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from rest_framework.test import APIClient
 
+from accounts.actions.sessions import login_sessions_prune
 from accounts.models import LoginSession
-from accounts.services import login_sessions_prune
 from tests import factories
 from tests.support import assert_error
 

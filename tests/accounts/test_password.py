@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.actions.tokens import token_issue
 from accounts.models import ApiToken, LoginSession
 from tests import factories
 from tests.support import assert_error
@@ -69,7 +70,7 @@ def test_a_session_logged_in_before_the_list_existed_ends_too(account):
 def test_a_token_client_keeps_its_token_and_ends_every_session(account):
     browser = _browser(account.username)
     bot = factories.token_client(account)
-    other = _with_token(factories.account_services.token_issue(user=account, name="other")[1])
+    other = _with_token(token_issue(user=account, name="other")[1])
 
     assert bot.post("/api/v1/auth/password", CHANGE).status_code == 204
 

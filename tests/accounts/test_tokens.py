@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from accounts import services
+from accounts.actions import tokens
 from accounts.models import ApiToken
 from tests import factories
 from tests.support import assert_error
@@ -137,16 +137,16 @@ def test_visitors_have_no_tokens(guest: APIClient) -> None:
 
 def test_an_account_keeps_at_most_ten_tokens_losing_the_oldest_never_used(account: Any, player: APIClient) -> None:
     player.get("/api/v1/auth/me")  # the factory's token is in use
-    keys = [services.token_issue(user=account, name=f"t{n}")[1] for n in range(services.MAX_TOKENS)]
+    keys = [tokens.token_issue(user=account, name=f"t{n}")[1] for n in range(tokens.MAX_TOKENS)]
 
-    assert ApiToken.objects.filter(user=account).count() == services.MAX_TOKENS
+    assert ApiToken.objects.filter(user=account).count() == tokens.MAX_TOKENS
     assert_error(with_token(keys[0]).get("/api/v1/auth/me"), 401, "authentication_failed")  # made, never used
     assert player.get("/api/v1/auth/me").status_code == 200
     for key in keys[1:]:
         assert with_token(key).get("/api/v1/auth/me").status_code == 200
 
     # All used now: the next one replaces the one used longest ago (the factory's).
-    services.token_issue(user=account, name="one more")
+    tokens.token_issue(user=account, name="one more")
     assert_error(player.get("/api/v1/auth/me"), 401, "authentication_failed")
 
 
@@ -198,7 +198,7 @@ def test_an_accounts_tokens_share_its_rate_limit(account: Any, settings: Any) ->
     """Per player, whichever of its tokens it sends: ten tokens do not make ten limits."""
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "game_start": "2/minute"}}
-    _, second = services.token_issue(user=account, name="second")
+    _, second = tokens.token_issue(user=account, name="second")
     first_client, second_client = factories.token_client(account), factories.token_client(account)
     second_client.credentials(HTTP_AUTHORIZATION=f"Token {second}")
 

@@ -15,7 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from accounts import services
+from accounts.actions.registration import user_register
+from common.errors import ApplicationError
 from tests import factories
 from tests.support import assert_error
 
@@ -96,8 +97,8 @@ def test_two_registrations_at_the_same_moment_end_with_one_account(
 
     monkeypatch.setattr(get_user_model().objects, "filter", check_finds_nobody)
 
-    with pytest.raises(services.ApplicationError) as refused:
-        services.user_register(username="SPEEDRUNNER", password=PASSWORD)
+    with pytest.raises(ApplicationError) as refused:
+        user_register(username="SPEEDRUNNER", password=PASSWORD)
     assert refused.value.code == "username_taken"
 
 

@@ -185,7 +185,7 @@ def test_a_name_on_the_board_opens_the_players_profile(new_page: Any, viewport: 
     won_ranked_game(owner=mara, day=day, time_ms=150_000, moves=95)
     won_ranked_game(owner=gone, day=day, time_ms=100_000, moves=90)
     stats_services.daily_board_rebuild(day=day)
-    from accounts.services import account_delete
+    from accounts.actions.deletion import account_delete
 
     account_delete(user=gone, password=factories.PASSWORD)
     page = new_page(locale=locale, viewport=viewport)

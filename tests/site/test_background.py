@@ -20,7 +20,7 @@ class _Task:
         self.ran: list[tuple[str, tuple[Any, ...]]] = []
         self.done = threading.Event()
 
-    def apply(self, args: tuple[Any, ...]) -> None:
+    def apply(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.ran.append((threading.current_thread().name, args))
         self.done.set()
 

@@ -314,7 +314,7 @@ def test_the_access_log_keeps_no_token_of_an_invite_or_a_mailed_link(caplog: pyt
     from django.utils.encoding import force_bytes
     from django.utils.http import urlsafe_base64_encode
 
-    from accounts.services import email_confirmation_token, email_undo_token
+    from accounts.links import email_confirmation_token, email_undo_token
     from social import services as social
 
     owner = factories.user(username="Olga")

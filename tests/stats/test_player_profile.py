@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from accounts.services import account_delete
+from accounts.actions.deletion import account_delete
 from games.competition import clock
 from stats import services
 from tests import factories
