@@ -26,7 +26,8 @@ def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = T
     transaction commits (at once outside one; the write is kept whatever the sending does), or at
     once (``after_commit=False``: a read asked for it, there is no write to wait for). ``apart``: a
     task the request must not wait for even with eager tasks (:func:`task_send_apart`)."""
-    send = partial(_send, name, args, kwargs, apart)
+    task = task_named(name)  # (a name no task has fails here, in the request that sends it)
+    send = partial(task_send_apart, task, *args, **kwargs) if apart else partial(task.delay, *args, **kwargs)
     if after_commit:
         transaction.on_commit(send, robust=True)
     else:
@@ -36,14 +37,6 @@ def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = T
 def task_named(name: str) -> Any:
     """The task registered as ``name`` (every app's ``tasks`` module is imported when Django starts)."""
     return current_app.tasks[name]
-
-
-def _send(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], apart: bool) -> None:
-    task = task_named(name)
-    if apart:
-        task_send_apart(task, *args, **kwargs)
-    else:
-        task.delay(*args, **kwargs)
 
 
 def task_send_apart(task: Any, *args: Any, **kwargs: Any) -> None:
