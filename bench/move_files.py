@@ -137,6 +137,9 @@ def main() -> int:
                         names = inner.module
                     elif isinstance(inner, ast.ImportFrom) and inner.level:
                         top, names = "(relative)", "." * inner.level + (inner.module or "")
+                    elif isinstance(inner, ast.Import):
+                        names = ", ".join(alias.name for alias in inner.names)
+                        top = inner.names[0].name.split(".")[0]
                     else:
                         continue
                     if top in PACKAGES or top == "(relative)":

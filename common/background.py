@@ -21,15 +21,22 @@ from celery import current_app
 from django.db import transaction
 
 
-def task_send(name: str, *args: Any, apart: bool = False, after_commit: bool = True, **kwargs: Any) -> None:
+def task_send(
+    name: str, *args: Any, apart: bool = False, after_commit: bool = True, robust: bool = True, **kwargs: Any
+) -> None:
     """Send the task registered as ``name`` with ``args`` and ``kwargs``: once the current
-    transaction commits (at once outside one; the write is kept whatever the sending does), or at
-    once (``after_commit=False``: a read asked for it, there is no write to wait for). ``apart``: a
-    task the request must not wait for even with eager tasks (:func:`task_send_apart`)."""
+    transaction commits (at once outside one), or at once (``after_commit=False``: a read asked
+    for it, there is no write to wait for). ``apart``: a task the request must not wait for even
+    with eager tasks (:func:`task_send_apart`). ``robust``
+    (after the commit): a failure to send is logged, not raised (the write stands, the answer
+    too); the accounts' mails raise it (the request then says it failed, as it always has)."""
     task = task_named(name)  # (a name no task has fails here, in the request that sends it)
     send = partial(task_send_apart, task, *args, **kwargs) if apart else partial(task.delay, *args, **kwargs)
+    # Django names a robust callback that failed by its ``__qualname__``, which a partial lacks (the
+    # failure would be raised after all, as an AttributeError).
+    send.__qualname__ = f"sending {name}"  # type: ignore[union-attr]
     if after_commit:
-        transaction.on_commit(send, robust=True)
+        transaction.on_commit(send, robust=robust)
     else:
         send()
 

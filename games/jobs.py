@@ -2,9 +2,11 @@
 (:func:`common.background.task_send`), so that no service imports ``games.tasks`` (the tasks
 import the services: tests/site/test_layers.py finds any circle).
 
-What a write asks for goes after its commit (a task must find what the request wrote); what a
-read asks for goes at once (nothing to wait for). The solver's tasks run ``apart``: with the
-embedded defaults (eager tasks, no worker) on a thread of their own, never inside the request.
+Each function says when its task goes, as it went before it had this module: once the
+transaction that asks commits (at once outside one: a task must find what the request wrote), or
+at once where only a read asks (nothing written to wait for). The solver's tasks run ``apart``:
+with the embedded defaults (eager tasks, no worker) on a thread of their own, never inside the
+request.
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
-from games.competition import attempt, clock
+from games.competition import clock
 from games.competition.daily import daily_published
 from games.models import DailyDeal, Game
+from games.play.presenters import attempt_standing
 
 from .models import DailyBucket, DailyResult
 from .selectors import daily_rank
@@ -44,10 +45,11 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
                 "day", "time_ms", "moves", "finished_at", "rank"
             )
         }
-        for row in Game.objects.filter(owner=user, ranked=True, daily__in=days).values(
-            "daily", "status", "closed_at", "review", "moves", "time_ms"
-        ):
-            day = row["daily"]
+        games = Game.objects.filter(owner=user, ranked=True, daily__in=days).only(
+            "id", "daily", "ranked", "status", "closed_at", "review", "hold_reasons", "moves", "time_ms"
+        )
+        for game in games:
+            day = game.daily
             result = results.get(day)
             rank = None
             if result is not None:
@@ -55,22 +57,15 @@ def archive_rows(*, deals: list[DailyDeal], user: Any | None) -> list[dict[str, 
                     day=day, time_ms=result["time_ms"], moves=result["moves"], finished_at=result["finished_at"]
                 )
             # Every day here is over (its end is a moment when it is): an attempt not won before
-            # then is closed, also before the beat task has set its ``closed_at``.
-            state = attempt.state_of(
-                ranked=True,
-                daily=day,
-                status=row["status"],
-                closed_at=row["closed_at"],
-                review=row["review"],
-                now=clock.day_end(day),
-            )
-            counted = state is not attempt.AttemptState.CLOSED
+            # then is closed, also before the beat task has set its ``closed_at``. How it is shown:
+            # the one rule (games.play.presenters.attempt_standing).
+            standing = attempt_standing(game, clock.day_end(day))
             mine[day] = {
-                "status": row["status"] if counted else "closed",
-                "review": (row["review"] or None) if counted else None,
-                "attempt": attempt.attempt_fields(state),
-                "time_ms": row["time_ms"],
-                "moves": row["moves"],
+                "status": "closed" if standing["closed"] else game.status,
+                "review": standing["review"],
+                "attempt": standing["attempt"],
+                "time_ms": game.time_ms,
+                "moves": game.moves,
                 "rank": rank,
             }
     rows = []

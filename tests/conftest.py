@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from common import background
 from tests import factories
 from yukon_site.celery import app
 
@@ -106,25 +107,42 @@ def _fresh_cache(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _daily_preparation_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """A request that finds no daily deal asks a task to prepare one (a thread with the embedded
-    defaults, the worker with Redis): in tests it is only recorded, so that no solver runs beside
-    the test and no worker writes deals into the test's database."""
-    asked: list[str] = []
-    monkeypatch.setattr("games.jobs.daily_deals_prepare", lambda: asked.append("daily_deals_prepare"))
-    return asked
+def _solver_tasks_recorded(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The solver's tasks a request sends apart (``common.background.task_send_apart``: a thread
+    with the embedded defaults, the worker with Redis) are only recorded in tests, where they are
+    sent: after the commit that asks, as in production (games/jobs.py). So no solver runs beside
+    the test and no worker writes deals into the test's database; the tests call the tasks' work
+    themselves. Every other task goes as it would."""
+    daily: list[str] = []
+    winnable: list[tuple[Any, ...]] = []
+    send = background.task_send_apart
+
+    def recorded(task: Any, *args: Any, **kwargs: Any) -> None:
+        if task.name == "games.daily_deals_prepare":
+            daily.append("daily_deals_prepare")
+        elif task.name == "games.winnable_decide":
+            winnable.append(("decide", *args))
+        elif task.name == "games.winnable_deals_fill":
+            winnable.append(("fill",))
+        else:
+            send(task, *args, **kwargs)
+
+    monkeypatch.setattr(background, "task_send_apart", recorded)
+    return daily, winnable
 
 
 @pytest.fixture(autouse=True)
-def winnable_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+def _daily_preparation_asked(_solver_tasks_recorded: tuple[list[str], list[tuple[Any, ...]]]) -> list[str]:
+    """A request that finds no daily deal asks a task to prepare one: recorded (above)."""
+    return _solver_tasks_recorded[0]
+
+
+@pytest.fixture(autouse=True)
+def winnable_asked(_solver_tasks_recorded: tuple[list[str], list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
     """A dealt game asks the worker to decide its deal, "still winnable?" may ask it to decide a
     position, and a deal taken from the winnable pool asks for the pool to be topped up
-    (games/play/winnable.py): in tests these are only recorded (the tests call the tasks' work
-    themselves), so that no solver runs beside the test."""
-    asked: list[tuple[Any, ...]] = []
-    monkeypatch.setattr("games.jobs.winnable_decide", lambda *args, **kwargs: asked.append(("decide", *args)))
-    monkeypatch.setattr("games.jobs.winnable_deals_fill", lambda: asked.append(("fill",)))
-    return asked
+    (games/play/winnable.py): recorded (above)."""
+    return _solver_tasks_recorded[1]
 
 
 @pytest.fixture(autouse=True)

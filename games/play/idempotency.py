@@ -77,10 +77,10 @@ IDEMPOTENCY_REQUIRED = _key_parameter(
 @dataclass(slots=True)
 class Answer:
     """The answer to a request that may carry an ``Idempotency-Key``: the kept one of a retry (set
-    before the view's change, which then does nothing), else the one the view sets."""
+    before the change, which then is not made), else the one ``make`` returns."""
 
     response: Response | None = None
-    #: The game the view made, for a request that makes one (``answer_once(game_id=None)``).
+    #: The game ``make`` made, for a request that makes one (``answer_once(game_id=None)``).
     game_id: UUID | None = None
 
 

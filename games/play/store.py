@@ -42,7 +42,7 @@ from django.db.models import Field, Model
 from games.models import Game, IdempotencyRecord, MoveLog
 from games.players import Player
 
-__all__ = ["answer_read", "answer_save", "game_change_save", "game_read"]
+__all__ = ["answer_read", "answer_save", "game_change_save", "game_read", "undo_step_read"]
 
 _GAME_FIELDS: tuple[Field[Any, Any], ...] = tuple(Game._meta.concrete_fields)
 #: The most log entries written in the one statement on PostgreSQL: a move's one, a finish's up to

@@ -1,6 +1,7 @@
-"""The verbs send their tasks by name (``accounts/jobs.py``, ``social/jobs.py``: no verb imports a
-tasks module). A name is a string, so nothing but a test sees a typo: each job must name a task
-the Celery app has registered, with arguments that task takes."""
+"""The services send their tasks by name (``games/jobs.py``, ``stats/jobs.py``, ``social/jobs.py``,
+``accounts/jobs.py``: no service imports a tasks module). A name is a string, so nothing but a
+test sees a typo: each job must name a task the Celery app has registered, with arguments that
+task takes."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import pytest
 
 from accounts import jobs as accounts_jobs
 from common import background
+from games import jobs as games_jobs
 from social import jobs as social_jobs
+from stats import jobs as stats_jobs
 from yukon_site.celery import app
 
-JOB_MODULES = [accounts_jobs, social_jobs]
+JOB_MODULES = [games_jobs, stats_jobs, social_jobs, accounts_jobs]
 
 #: A value of each type a job's parameter may have.
 DUMMIES: dict[Any, Any] = {int: 7, str: "x", bool: False, date: date(2025, 1, 6)}
@@ -63,6 +66,8 @@ def test_each_job_sends_a_registered_task_with_arguments_it_takes(
     sent: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
     monkeypatch.setattr(_Recorded, "sent", sent, raising=False)
     monkeypatch.setattr(background, "task_named", _Recorded)
+    # (the solver's tasks go apart: recorded where they are sent, not run on a thread)
+    monkeypatch.setattr(background, "task_send_apart", lambda task, *args, **kwargs: task.delay(*args, **kwargs))
 
     with django_capture_on_commit_callbacks(execute=True):
         job(**dummy_arguments(job))
@@ -76,3 +81,4 @@ def test_every_job_module_is_seen() -> None:
     seen = {param.values[0].__module__ for param in jobs()}
     assert seen == {module.__name__ for module in JOB_MODULES}
     assert "accounts.email_confirmation_send" in app.tasks and "accounts.email_confirmation_sendd" not in app.tasks
+    assert "games.winnable_decide" in app.tasks and "stats.game_results_update" in app.tasks

@@ -414,6 +414,21 @@ batch_like = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("offline", [False, True])
+def test_a_number_json_has_not_is_a_bad_request(player, game, number, offline):
+    """A body that is not strict JSON (what the fuzz below cannot send: its client encodes JSON)."""
+    url = "/api/v1/games/offline" if offline else batch_url(game["id"])
+    body = f'{{"seq": 0, "moves": [], "elapsed_ms": {number}, "code": "{CODE}"}}'
+
+    response = player.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=f"raw-{number}")
+
+    assert response.status_code in (400, 422), (response.status_code, response.content[:300])
+    print(number, offline, response.status_code, response.json()["error"])
+    assert response.json()["error"] in ("bad_request", "validation_error", "parse_error", "bad_elapsed_ms")
+    assert Game.objects.filter(pk=game["id"], moves=0).exists()
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=batch_like, offline=st.booleans())
 def test_no_batch_body_makes_the_server_fail(player, game, body, offline):
