@@ -23,8 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -76,11 +75,9 @@ IDEMPOTENCY_REQUIRED = _key_parameter(
 
 @dataclass(slots=True)
 class Answer:
-    """The answer to a request that may carry an ``Idempotency-Key``: the kept one of a retry (set
-    before the change, which then is not made), else the one ``make`` returns."""
+    """What ``make`` tells of the change it made beside its answer: for a request that makes its
+    game (``answer_once(game_id=None)``), the game it made."""
 
-    response: Response | None = None
-    #: The game ``make`` made, for a request that makes one (``answer_once(game_id=None)``).
     game_id: UUID | None = None
 
 
@@ -96,33 +93,18 @@ def answer_once(
     request's key if it has one already (a retry: nothing changes), else ``make(answer)``'s (the
     change, made here, in one transaction with the answer kept for the key).
 
-    ``game_id`` None: ``make`` makes the game and names it in ``answer.game_id``. The rest as
-    :func:`_held`.
-    """
-    with _held(request, game_id=game_id, player=player, required=required) as answer:
-        if answer.response is None:  # no answer kept for the key: make the change
-            answer.response = make(answer)
-    return answer.response
-
-
-@contextmanager
-def _held(request: Request, *, game_id: UUID | None, player: Player, required: bool = False) -> Iterator[Answer]:
-    """Hold a view's change to ``player``'s game ``game_id``, made only if ``answer.response`` is
-    not set on entry (a retry's kept answer), and keep the answer it sets for the request's key.
-
-    Entered once the view has read the request's body (a malformed body is refused first,
+    Called once the view has read the request's body (a malformed body is refused first,
     whatever its key). The same key with another request is 422 ``idempotency_conflict``, but a
-    game that is not the player's is 404 first, as without a key. ``game_id`` None: the view makes
-    the game (and names it in ``answer.game_id``). ``required``: a request without a key is 400
-    ``bad_idempotency_key``.
+    game that is not the player's is 404 first, as without a key. ``game_id`` None: ``make``
+    makes the game and names it in ``answer.game_id``. ``required``: a request without a key is
+    400 ``bad_idempotency_key``.
     """
     key = request.headers.get("Idempotency-Key")
     answer = Answer()
     if key is None:
         if required:
             raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
-        yield answer
-        return
+        return make(answer)
     if not _KEY.fullmatch(key):
         raise ApplicationError(ErrorCode.BAD_IDEMPOTENCY_KEY)
     fingerprint = _fingerprint(request)
@@ -130,22 +112,19 @@ def _held(request: Request, *, game_id: UUID | None, player: Player, required: b
     if record is not None:
         if record.fingerprint != fingerprint and game_id is not None:
             selectors.game_get(game_id=game_id, player=player)  # not the player's game: 404 first
-        answer.response = _replay(record, fingerprint=fingerprint)
-        yield answer
-        return
+        return _replay(record, fingerprint=fingerprint)
     kept = IdempotencyRecord(key=key, scope=player.scope, fingerprint=fingerprint)
     if game_id is not None:
         kept.game_id = game_id
     try:
         with transaction.atomic():
-            yield answer
-            if answer.response is None:
-                raise RuntimeError("the view set no answer")
+            response = make(answer)
             if game_id is None:
                 if answer.game_id is None:
                     raise RuntimeError("the view named no game for its answer")
                 kept.game_id = answer.game_id
-            _record_save(kept, status=answer.response.status_code, body=answer.response.data)
+            _record_save(kept, status=response.status_code, body=response.data)
+        return response
     except ApplicationError as error:
         if error.status not in KEPT_REFUSALS or game_id is None:
             raise
@@ -153,11 +132,10 @@ def _held(request: Request, *, game_id: UUID | None, player: Player, required: b
             with transaction.atomic():
                 _record_save(kept, status=error.status, body=error.payload())
         except IntegrityError:
-            answer.response = _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
-            return
+            return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
         raise
     except IntegrityError as error:
-        answer.response = _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
+        return _replay_stored(player=player, key=key, fingerprint=fingerprint, error=error)
 
 
 def _fingerprint(request: Request) -> str:
